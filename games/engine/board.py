@@ -170,9 +170,7 @@ def _read_map(data: Any, problems: list[str]) -> tuple[list[dict[str, Any]], lis
     return good_continents, good_territories
 
 
-def _read_routes(
-    board_id: str, spec: Any, known: set[str], problems: list[str]
-) -> list[Route]:
+def _read_routes(board_id: str, spec: Any, known: set[str], problems: list[str]) -> list[Route]:
     where = f"board {board_id!r}"
     if not _check_keys(spec, where, {"routes"}, problems):
         return []

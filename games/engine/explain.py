@@ -20,9 +20,7 @@ def why_illegal(state: State, action: str) -> str:
     if state.pending is not None:
         r = state.pending
         if verb != "retreat":
-            return (
-                f"{name} must first choose where the piece in {ids[r.territory]} retreats (R22)"
-            )
+            return f"{name} must first choose where the piece in {ids[r.territory]} retreats (R22)"
         if args[0] == r.origin:
             return f"{ids[args[0]]} is where the attack came from: no retreat there (R19)"
         return f"{ids[args[0]]} is not one of the retreat options (R18)"

@@ -117,7 +117,7 @@ class _Reader:
             raise _fail("players must be a list")
         if not MIN_PLAYERS <= len(raw) <= MAX_PLAYERS:
             raise _fail(f"a game has {MIN_PLAYERS} to {MAX_PLAYERS} players, not {len(raw)}")
-        players = []
+        players: list[Player] = []
         for i, p in enumerate(raw):
             p = _exact_keys(p, ("name", "home"), f"players[{i}]")
             name = _string(p["name"], f"players[{i}].name")
@@ -319,7 +319,10 @@ def _check_over(state: State) -> None:
     winner = state.winner
     if winner not in in_game:
         raise _fail("the winner must not be eliminated")
-    r25 = has_home_piece(state, state.pieces, winner) and holds_foreign_continent(state, state.pieces, winner) is not None
+    r25 = (
+        has_home_piece(state, state.pieces, winner)
+        and holds_foreign_continent(state, state.pieces, winner) is not None
+    )
     r26 = in_game == [winner]
     if not (r25 or r26):
         raise _fail(f"the winner {state.players[winner].name} meets neither R25 nor R26")

@@ -149,14 +149,14 @@ def generate_legal_actions(state: State) -> tuple[str, ...]:
         return _setup_actions(state)
     me = state.to_move
     pieces = state.pieces
-    neighbors = state.board.neighbors
+    edges = table.edges
     counts = [0, 0, 0, 0]
     actions: list[str] = []
     for t, piece in enumerate(pieces):
         if piece is None or piece[0] != me:
             continue
         counts[piece[1]] += 1
-        for n, move, invade in zip(neighbors[t], table.move[t], table.invade[t], strict=True):
+        for n, move, invade in edges[t]:
             other = pieces[n]
             if other is None:
                 actions.append(move)  # R12
@@ -250,7 +250,9 @@ def apply_action(
         event = {"type": "build", "player": name, "territory": ids[t]}
     else:
         event = {"type": "pass", "player": name}
-    return _resolve(state, pieces, me, [event])
+    if verb != "move":  # GROW, BUILD and pass cannot empty a home or complete a continent
+        return _evolve(state, pieces, _next_player(state, me)), [event]
+    return _resolve(state, pieces, me, [event], (me,))
 
 
 def _place(state: State, me: int, args: tuple[int, ...]) -> tuple[State, list[Event]]:
@@ -352,9 +354,9 @@ def _invade(
     pieces = list(state.pieces)
     if len(options) == 1:
         _flee(state, pieces, target, origin, options[0], events, forced=True)
-        return _resolve(state, pieces, me, events)
-    _shrink(state, pieces, target, origin, events)
-    return _resolve(state, pieces, me, events)
+    else:
+        _shrink(state, pieces, target, origin, events)
+    return _resolve(state, pieces, me, events, (me, defender))
 
 
 def retreat_options(state: State, target: int, origin: int) -> tuple[int, ...]:
@@ -443,7 +445,9 @@ def _retreat(state: State, to: int) -> tuple[State, list[Event]]:
     pieces = list(state.pieces)
     events: list[Event] = []
     _flee(state, pieces, pending.territory, pending.origin, to, events, forced=False)
-    return _resolve(state, pieces, pending.attacker, events, clear_pending=True)
+    return _resolve(
+        state, pieces, pending.attacker, events, (pending.attacker, pending.player), True
+    )
 
 
 def has_home_piece(state: State, pieces: Sequence[Piece | None], player: int) -> bool:
@@ -454,7 +458,9 @@ def has_home_piece(state: State, pieces: Sequence[Piece | None], player: int) ->
     return False
 
 
-def holds_foreign_continent(state: State, pieces: Sequence[Piece | None], player: int) -> int | None:
+def holds_foreign_continent(
+    state: State, pieces: Sequence[Piece | None], player: int
+) -> int | None:
     """R25's first half: the index of another continent all of whose territories are the
     player's, or None."""
     home = state.players[player].home
@@ -470,17 +476,13 @@ def holds_foreign_continent(state: State, pieces: Sequence[Piece | None], player
     return None
 
 
-def _seat_order_from(state: State, player: int) -> list[int]:
-    n = len(state.players)
-    return [(player + k) % n for k in range(n)]
-
-
-def _next_player(state: State, player: int, eliminated: Sequence[int] = ()) -> int:
+def _next_player(state: State, player: int, eliminated: tuple[int, ...] | None = None) -> int:
     """R8a: the next player after ``player`` in seat order who is still in the game."""
-    out = set(state.eliminated).union(eliminated)
-    for p in _seat_order_from(state, player)[1:]:
-        if p not in out:
-            return p
+    out = state.eliminated if eliminated is None else eliminated
+    n = len(state.players)
+    for k in range(1, n):
+        if (player + k) % n not in out:
+            return (player + k) % n
     return player
 
 
@@ -489,23 +491,24 @@ def _resolve(
     pieces: list[Piece | None],
     active: int,
     events: list[Event],
+    movers: tuple[int, ...],
     clear_pending: bool = False,
 ) -> tuple[State, list[Event]]:
-    """After every resolution: eliminations (R23–R24), victory (R25–R27), next turn (R8a)."""
+    """After every resolution: eliminations (R23–R24), victory (R25–R27), next turn (R8a).
+
+    ``movers`` are the players whose pieces left or entered a territory, the active
+    player first. Only they can have emptied their home or completed a continent: every
+    other player's pieces stand where they stood in a valid position, where no one had
+    yet won.
+    """
     pending = None if clear_pending else state.pending
-    order = _seat_order_from(state, active)  # the active player is recorded first
-    gone = [
-        p
-        for p in order
-        if p not in state.eliminated and not has_home_piece(state, pieces, p)
-    ]
+    gone = tuple(p for p in movers if not has_home_piece(state, pieces, p))
     eliminated = state.eliminated
     if gone:
         pieces = [None if pc is not None and pc[0] in gone else pc for pc in pieces]
-        eliminated = eliminated + tuple(gone)
-        names = [state.players[p].name for p in gone]
-        events.append({"type": "eliminated", "players": names})
-    return _conclude(state, pieces, active, events, eliminated, pending)
+        eliminated = eliminated + gone
+        events.append({"type": "eliminated", "players": [state.players[p].name for p in gone]})
+    return _conclude(state, pieces, active, events, eliminated, pending, movers)
 
 
 def _conclude(
@@ -515,30 +518,31 @@ def _conclude(
     events: list[Event],
     eliminated: tuple[int, ...],
     pending: Retreat | None,
+    movers: tuple[int, ...],
     next_player: int | None = None,
 ) -> tuple[State, list[Event]]:
     """R24–R28: the draw, the win, or the turn passing to ``next_player``."""
-    remaining = [p for p in _seat_order_from(state, active) if p not in eliminated]
+    remaining = [p for p in range(len(state.players)) if p not in eliminated]
     if not remaining:  # R24: the only draw
         events.append({"type": "draw", "players": [state.players[p].name for p in eliminated]})
         return _evolve(state, pieces, None, OVER, None, eliminated, None), events
+    winner, reason = -1, {}
     if len(remaining) == 1:  # R26
         winner, reason = remaining[0], {"reason": "last_player"}
-    else:
-        winner, reason = -1, {}
-        for p in remaining:  # the active player first (R27)
+    for p in movers:  # R25; the active player comes first and wins a tie (R27)
+        if winner < 0 and p not in eliminated:
             continent = holds_foreign_continent(state, pieces, p)
-            if continent is not None:  # R25: remaining players all have a home piece
+            if continent is not None:
                 winner = p
                 reason = {"reason": "continent", "continent": state.board.continents[continent]}
-                break
     if winner >= 0:
         events.append({"type": "win", "player": state.players[winner].name, **reason})
         return _evolve(state, pieces, None, OVER, None, eliminated, winner), events
-    if pending is None and next_player is None:
+    if pending is not None:
+        next_player = pending.player
+    elif next_player is None:
         next_player = _next_player(state, active, eliminated)
-    to_move = pending.player if pending is not None else next_player
-    return _evolve(state, pieces, to_move, PLAY, pending, eliminated, None), events
+    return _evolve(state, pieces, next_player, PLAY, pending, eliminated, None), events
 
 
 def _evolve(
@@ -587,9 +591,9 @@ def forfeit(state: State, player: str) -> tuple[State, list[Event]]:
         attacker_piece = pieces[pending.origin]
         pieces[pending.territory], pieces[pending.origin] = attacker_piece, None
         events.append(_move_in(state, pending.attacker, pending.origin, pending.territory))
-        return _resolve(after, pieces, pending.attacker, events, clear_pending=True)
+        return _resolve(after, pieces, pending.attacker, events, (pending.attacker,), True)
     if pending is not None and p == pending.attacker:
         # the attack lapses; the defender stays where it is
-        return _resolve(after, pieces, pending.attacker, events, clear_pending=True)
+        return _resolve(after, pieces, pending.attacker, events, (), True)
     next_player = _next_player(after, p) if state.to_move == p else state.to_move
-    return _conclude(after, pieces, p, events, eliminated, pending, next_player)
+    return _conclude(after, pieces, p, events, eliminated, pending, (), next_player)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass
-from functools import cache, cached_property
+from functools import cache
 from typing import TYPE_CHECKING
 
 from .board import SIZE_NAMES, Board
@@ -59,15 +59,23 @@ class State:
     eliminated: tuple[int, ...]
     winner: int | None
 
-    @cached_property
+    # The legal actions are computed once per state and kept beside the fields (a
+    # frozen dataclass still has a __dict__); they take no part in equality.
+    @property
     def legal(self) -> tuple[str, ...]:
-        from .rules import generate_legal_actions
+        cached: tuple[str, ...] | None = self.__dict__.get("_legal")
+        if cached is None:
+            from .rules import generate_legal_actions
 
-        return generate_legal_actions(self)
+            cached = self.__dict__["_legal"] = generate_legal_actions(self)
+        return cached
 
-    @cached_property
+    @property
     def legal_set(self) -> frozenset[str]:
-        return frozenset(self.legal)
+        cached: frozenset[str] | None = self.__dict__.get("_legal_set")
+        if cached is None:
+            cached = self.__dict__["_legal_set"] = frozenset(self.legal)
+        return cached
 
     def in_game(self, player: int) -> bool:
         return player not in self.eliminated
@@ -97,8 +105,8 @@ class ActionTable:
 
     grow: tuple[str, ...]
     build: tuple[str, ...]
-    move: tuple[tuple[str, ...], ...]  # aligned with board.neighbors
-    invade: tuple[tuple[str, ...], ...]
+    # per territory: (neighbour, "move t n", "invade t n") for each neighbour
+    edges: tuple[tuple[tuple[int, str, str], ...], ...]
     retreat: tuple[str, ...]
     place: tuple[tuple[str, ...], ...]  # [pips - 1][territory]
     place_all: tuple[tuple[str, ...], ...]  # [continent]: the six casual placements
@@ -116,12 +124,15 @@ def action_table(board: Board) -> ActionTable:
 
     grow = tuple(add(f"grow {t}", ("grow", (i,))) for i, t in enumerate(ids))
     build = tuple(add(f"build {t}", ("build", (i,))) for i, t in enumerate(ids))
-    move = tuple(
-        tuple(add(f"move {ids[a]} {ids[b]}", ("move", (a, b))) for b in board.neighbors[a])
-        for a in range(len(ids))
-    )
-    invade = tuple(
-        tuple(add(f"invade {ids[a]} {ids[b]}", ("invade", (a, b))) for b in board.neighbors[a])
+    edges = tuple(
+        tuple(
+            (
+                b,
+                add(f"move {ids[a]} {ids[b]}", ("move", (a, b))),
+                add(f"invade {ids[a]} {ids[b]}", ("invade", (a, b))),
+            )
+            for b in board.neighbors[a]
+        )
         for a in range(len(ids))
     )
     retreat = tuple(add(f"retreat {t}", ("retreat", (i,))) for i, t in enumerate(ids))
@@ -136,4 +147,4 @@ def action_table(board: Board) -> ActionTable:
             text = f"place small {ids[s]} medium {ids[m]} large {ids[lg]}"
             texts.append(add(text, ("place_all", (s, m, lg))))
         place_all.append(tuple(sorted(texts)))
-    return ActionTable(grow, build, move, invade, retreat, place, tuple(place_all), parsed)
+    return ActionTable(grow, build, edges, retreat, place, tuple(place_all), parsed)
