@@ -46,11 +46,11 @@ def random_play(games: int, seed: int) -> tuple[int, float, int]:
     return actions, elapsed, unfinished
 
 
-def duel(first: str, second: str, seed: int) -> tuple[str | None, int]:
-    """One 2-player game; returns (winner's bot name or None, plies)."""
+def duel(*bots: str, seed: int) -> tuple[str | None, int]:
+    """One game between ``bots`` in seat order; returns (winner's bot or None, plies)."""
     rng = random.Random(seed)
-    names = {"north-america": first, "europe": second}
-    state, _ = new_game([("north-america", "north-america"), ("europe", "europe")], {}, rng)
+    names = dict(zip(HOMES, bots, strict=False))
+    state, _ = new_game([(home, home) for home in HOMES[: len(bots)]], {}, rng)
     plies = 0
     while state.phase != OVER and plies < PLY_LIMIT:
         bot = BOTS[names[state.players[state.to_move or 0].name]]
@@ -64,6 +64,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=3000, help="random games to time")
     parser.add_argument("--duels", type=int, default=400, help="greedy-vs-random games")
+    parser.add_argument("--selfplay", type=int, default=150, help="greedy-vs-greedy games")
     parser.add_argument("--seed", type=int, default=5)
     args = parser.parse_args()
 
@@ -90,6 +91,17 @@ def main() -> None:
         f"{args.duels} = {wins['greedy'] / args.duels:.1%}, random won {wins['random']}, "
         f"unfinished or drawn {wins[None]}; mean {total_plies / args.duels:.1f} actions a game, "
         f"{seconds / args.duels * 1000:.1f} ms a game"
+    )
+
+    ended, total_plies = 0, 0
+    for i in range(args.selfplay):
+        winner, plies = duel(*["greedy"] * (2 + i % 3), seed=args.seed * 7_919 + i)
+        if plies < PLY_LIMIT:
+            ended += 1
+            total_plies += plies
+    print(
+        f"greedy self-play, 2-4 players: {ended}/{args.selfplay} games over within "
+        f"{PLY_LIMIT} actions, mean {total_plies / max(ended, 1):.1f} actions a game"
     )
 
 

@@ -21,6 +21,9 @@ from .rules import apply_action, legal_actions
 from .state import OVER, Piece, State
 
 WIN = 10_000_000.0
+OUT_BONUS = 25.0
+HOME_PENALTY = {0: -3000.0, 1: -900.0, 2: -40.0}
+PROGRESS = (0.0, 120.0, 480.0, 0.0)
 DRAW = -0.9 * WIN  # a draw eliminates the bot too: only better than losing outright
 
 
@@ -79,9 +82,15 @@ def evaluate(state: State, me: int) -> float:
     board = state.board
     pieces = state.pieces
     score = 0.0
-    for piece in pieces:
+    home_continent = state.players[me].home
+    for t, piece in enumerate(pieces):
         if piece is not None:
-            score += 30.0 * piece[1] if piece[0] == me else -12.0 * piece[1]
+            if piece[0] != me:
+                score -= 12.0 * piece[1]
+            else:
+                score += 30.0 * piece[1]
+                if board.continent_of[t] != home_continent:
+                    score += OUT_BONUS
     rivals = [p for p in range(len(state.players)) if p != me and p not in state.eliminated]
     score += _progress(state, pieces, me)
     for rival in rivals:
@@ -89,7 +98,7 @@ def evaluate(state: State, me: int) -> float:
         score += 25.0 * (3 - _home_count(state, pieces, rival))
     home = state.home_territories(me)
     held = _home_count(state, pieces, me)
-    score += {0: -3000.0, 1: -900.0, 2: -150.0}.get(held, 0.0)
+    score += HOME_PENALTY.get(held, 0.0)
     for t in home:
         piece = pieces[t]
         if piece is not None and piece[0] == me:
@@ -126,7 +135,7 @@ def _progress(state: State, pieces: Sequence[Piece | None], player: int) -> floa
         if c == home:
             continue
         held = [t for t in territories if (pc := pieces[t]) is not None and pc[0] == player]
-        value = 60.0 * len(held) ** 2
+        value = PROGRESS[len(held)]
         if len(held) == 2:
             (last,) = (t for t in territories if t not in held)
             value += 1500.0 * _reach(board.neighbors[last], pieces, player, pieces[last])

@@ -34,6 +34,7 @@ VERBS = {
     "place": "place",
 }
 ARROW = re.compile(r"\s*-?>\s*")
+NAME_BREAKS = re.compile(r"[\s_\-]+")
 SEPARATORS = ((), (">",), ("to",))
 VERB_HELP = "grow, build, move, invade (or attack), retreat, pass, or place during setup"
 
@@ -43,11 +44,11 @@ class _Refusal(Exception):
 
 
 def _words(text: str) -> list[str]:
+    """Space-separated words; dashes and underscores join the words of a territory only."""
     text = text.lower().replace(",", "").strip()
     if text.endswith("."):
         text = text[:-1]
-    text = ARROW.sub(" > ", text)
-    return [w for w in re.split(r"[\s_\-]+", text) if w]
+    return ARROW.sub(" > ", text).split()
 
 
 def parse_action(state: State, text: str) -> str:
@@ -92,7 +93,9 @@ def _canonical(verb: str, reading: Reading, ids: tuple[str, ...]) -> str:
 
 
 def _territory(names: Mapping[str, int], words: list[str]) -> int | None:
-    return names.get(" ".join(words)) if words else None
+    """The territory named by exactly these words (runs of spaces, dashes and
+    underscores alike), or None."""
+    return names.get(NAME_BREAKS.sub(" ", " ".join(words))) if words else None
 
 
 def _explain_territory(names: Mapping[str, int], words: list[str], what: str) -> _Refusal:

@@ -29,10 +29,13 @@ def _pips(size: int | str) -> int:
     raise ValueError(f"a size is small, medium or large (or 1-3 pips), not {size!r}")
 
 
-@cache
 def combat_odds(attacker_size: int | str, defender_size: int | str) -> Fraction:
     """The exact chance that the attacker's total is strictly greater (ties: defender)."""
-    a, d = _pips(attacker_size), _pips(defender_size)
+    return _odds(_pips(attacker_size), _pips(defender_size))
+
+
+@cache
+def _odds(a: int, d: int) -> Fraction:
     attack, defend = _totals(a), _totals(d)
     wins = sum(aw * dw for at, aw in attack.items() for dt, dw in defend.items() if at > dt)
     return Fraction(wins, 6 ** (a + d))

@@ -595,5 +595,15 @@ def forfeit(state: State, player: str) -> tuple[State, list[Event]]:
     if pending is not None and p == pending.attacker:
         # the attack lapses; the defender stays where it is
         return _resolve(after, pieces, pending.attacker, events, (), True)
+    if pending is not None:
+        # a third player's pieces are gone: the territories they held may now be open
+        # to the retreating defender (R18)
+        pending = Retreat(
+            pending.player,
+            pending.territory,
+            pending.attacker,
+            pending.origin,
+            retreat_options(after, pending.territory, pending.origin),
+        )
     next_player = _next_player(after, p) if state.to_move == p else state.to_move
     return _conclude(after, pieces, p, events, eliminated, pending, (), next_player)

@@ -1,0 +1,148 @@
+"""The engine is a library: it imports only the standard library (conventions, point 1).
+
+No Django, no Celery, no I/O, no clock and no global randomness: every import in
+``games/engine/*.py`` is relative or on the allowlist below, checked in the source and
+in a fresh interpreter.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.engine.helpers import REPO_ROOT
+
+ENGINE = REPO_ROOT / "games" / "engine"
+MODULES = sorted(ENGINE.glob("*.py"))
+ALLOWED = {
+    "__future__",
+    "collections",
+    "collections.abc",
+    "dataclasses",
+    "enum",
+    "fractions",
+    "functools",
+    "importlib",
+    "importlib.resources",
+    "itertools",
+    "json",
+    "math",
+    "re",
+    "typing",
+    "warnings",
+}
+FORBIDDEN = {
+    "asyncio",
+    "celery",
+    "datetime",
+    "django",
+    "os",
+    "random",
+    "redis",
+    "socket",
+    "subprocess",
+    "threading",
+    "time",
+}
+
+
+def absolute_imports(path: Path) -> list[str]:
+    """Every module ``path`` imports by absolute name (``import x``, ``from x import y``)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found += [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.level == 0:
+            assert node.module is not None
+            found.append(node.module)
+    return found
+
+
+def dynamic_imports(path: Path) -> list[str]:
+    """Calls that could import by name at run time: ``__import__`` and ``import_module``."""
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    names = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call):
+            func = node.func
+            name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+            if name in {"__import__", "import_module"}:
+                names.append(name)
+    return names
+
+
+def test_the_engine_has_modules_to_check() -> None:
+    assert {p.name for p in MODULES} >= {"__init__.py", "rules.py", "position.py", "board.py"}
+
+
+@pytest.mark.parametrize("path", MODULES, ids=lambda p: p.name)
+def test_every_engine_import_is_relative_or_allowlisted_standard_library(path: Path) -> None:
+    for module in absolute_imports(path):
+        assert module in ALLOWED, f"{path.name} imports {module}"
+
+
+@pytest.mark.parametrize("path", MODULES, ids=lambda p: p.name)
+def test_no_engine_module_imports_django_celery_io_the_clock_or_randomness(path: Path) -> None:
+    for module in absolute_imports(path):
+        assert module.split(".")[0] not in FORBIDDEN, f"{path.name} imports {module}"
+    assert dynamic_imports(path) == [], f"{path.name} imports by name at run time"
+
+
+def loaded_after(code: str) -> set[str]:
+    """The modules a fresh interpreter has loaded after running ``code``."""
+    script = f"{code}\nimport sys, json\nprint(json.dumps(sorted(sys.modules)))"
+    result = subprocess.run(
+        [sys.executable, "-c", script],
+        cwd=REPO_ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=60,
+    )
+    return set(json.loads(result.stdout.strip().splitlines()[-1]))
+
+
+IMPORT_ENGINE = "\n".join(
+    ["import games.engine"]
+    + [f"import games.engine.{p.stem}" for p in MODULES if p.stem != "__init__"]
+)
+# The allowlisted modules, used as the engine uses them (its board file is package data).
+IMPORT_ALLOWED = "\n".join(
+    [f"import {module}" for module in sorted(ALLOWED)]
+    + ["importlib.resources.files('json').joinpath('__init__.py').read_text(encoding='utf-8')"]
+)
+
+
+def test_importing_the_engine_loads_no_django_celery_redis_or_network() -> None:
+    bare = loaded_after("pass")
+    engine = loaded_after(IMPORT_ENGINE)
+    assert "games.engine.rules" in engine
+    for name in ("django", "celery", "redis", "kombu", "psycopg"):
+        assert not any(m == name or m.startswith(name + ".") for m in engine), name
+    for name in ("socket", "subprocess", "asyncio", "datetime", "sqlite3", "http", "email"):
+        assert name in bare or name not in engine, name
+
+
+def test_importing_the_engine_loads_nothing_beyond_its_allowlisted_modules() -> None:
+    # importlib.resources itself brings in tempfile (and so random) and zipfile: the
+    # baseline imports the allowlist the same way, so only the engine's own modules differ.
+    allowed = loaded_after(IMPORT_ALLOWED)
+    engine = loaded_after(IMPORT_ENGINE)
+    extra = {m for m in engine - allowed if m != "games" and not m.startswith("games.engine")}
+    assert extra == set()
+
+
+def test_the_import_check_sees_plain_from_and_nested_imports(tmp_path: Path) -> None:
+    source = tmp_path / "sample.py"
+    source.write_text(
+        "import random\nfrom django.db import models\nfrom . import rules\n"
+        "def later():\n    import socket\n",
+        encoding="utf-8",
+    )
+    assert absolute_imports(source) == ["random", "django.db", "socket"]
