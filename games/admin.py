@@ -1,0 +1,1 @@
+"""Admin pages for the games app."""

@@ -1,0 +1,83 @@
+"""Shared fixtures.
+
+Integration tests that need PostgreSQL or Redis ask for the `postgres` or `redis_url`
+fixture. When the service is not there the test skips and says how to enable it; under
+CI (CI=true) it fails instead, because CI promises those services.
+"""
+
+import os
+import socket
+from collections.abc import Mapping
+from urllib.parse import urlsplit
+
+import pytest
+from django.conf import settings
+from django.db import connection
+from django.db.backends.base.base import BaseDatabaseWrapper
+
+POSTGRES_HOW_TO = (
+    "start PostgreSQL on 127.0.0.1:5432 and run bin/test, "
+    "or set DATABASE_URL=postgres://USER@HOST:PORT/NAME"
+)
+REDIS_HOW_TO = (
+    "start Redis on 127.0.0.1:6379 and run bin/test, or set REDIS_URL=redis://HOST:PORT/DB"
+)
+
+
+def answers(address: tuple[str, int]) -> bool:
+    """Whether something accepts TCP connections at (host, port)."""
+    try:
+        socket.create_connection(address, timeout=1).close()
+    except OSError:
+        return False
+    return True
+
+
+def require_service(
+    name: str,
+    address: tuple[str, int] | None,
+    how_to_enable: str,
+    environ: Mapping[str, str] = os.environ,
+) -> None:
+    """Skip the running test unless the service answers at address (None: not configured).
+
+    Under CI (CI=true) a missing service fails the test instead of skipping it.
+    """
+    if address is None:
+        message = f"{name} is not configured: {how_to_enable}"
+    elif answers(address):
+        return
+    else:
+        message = f"{name} does not answer at {address[0]}:{address[1]}: {how_to_enable}"
+    if environ.get("CI") == "true":
+        pytest.fail(f"{message} (CI=true requires it)", pytrace=False)
+    pytest.skip(message)
+
+
+def postgres_address() -> tuple[str, int] | None:
+    database = settings.DATABASES["default"]
+    if "postgresql" not in database["ENGINE"]:
+        return None
+    return (database.get("HOST") or "localhost", int(database.get("PORT") or 5432))
+
+
+def redis_address(url: str) -> tuple[str, int] | None:
+    if not url:
+        return None
+    parts = urlsplit(url)
+    return (parts.hostname or "localhost", parts.port or 6379)
+
+
+@pytest.fixture
+def postgres(db: None) -> BaseDatabaseWrapper:
+    """The Django database connection, with database access, once it is PostgreSQL."""
+    require_service("PostgreSQL", postgres_address(), POSTGRES_HOW_TO)
+    return connection
+
+
+@pytest.fixture
+def redis_url() -> str:
+    """REDIS_URL, once Redis answers there."""
+    url = os.environ.get("REDIS_URL", "")
+    require_service("Redis", redis_address(url), REDIS_HOW_TO)
+    return url

@@ -1,0 +1,1 @@
+"""Leagues, ladders, tournaments, rounds, tables and ratings."""

@@ -1,0 +1,10 @@
+from django.contrib import admin
+from django.urls import include, path
+from django.views.generic import TemplateView
+
+urlpatterns = [
+    path("", TemplateView.as_view(template_name="home.html"), name="home"),
+    path("games/", include("games.urls")),
+    path("tournaments/", include("tournaments.urls")),
+    path("admin/", admin.site.urls),
+]
