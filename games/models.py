@@ -1,1 +1,193 @@
-"""Games, seats, the move log, deadlines and turn prompts; the rules live in games.engine."""
+"""Games, their seats and the move log.
+
+The move log is the source of truth: each accepted decision is a ``Move`` row. The
+position stored on ``Game`` is a cache that replaying the log rebuilds exactly
+(``python manage.py rebuild_positions``). All writes go through ``games.services``.
+"""
+
+from __future__ import annotations
+
+import secrets
+from datetime import timedelta
+
+from django.conf import settings
+from django.db import models
+from django.utils import timezone
+
+from games.engine import BOARDS
+
+
+def new_invite_token() -> str:
+    return secrets.token_urlsafe(16)
+
+
+class Game(models.Model):
+    class Status(models.TextChoices):
+        OPEN = "open", "Waiting for players"
+        SETUP = "setup", "Setup"
+        PLAY = "play", "In play"
+        OVER = "over", "Finished"
+        CANCELLED = "cancelled", "Cancelled"
+        ABANDONED = "abandoned", "Abandoned"
+
+    class SetupMode(models.TextChoices):
+        STRICT = "strict", "Strict: all smalls, then mediums, then larges, one at a time"
+        CASUAL = "casual", "Casual: each player places all three at once"
+
+    class HomeAssignment(models.TextChoices):
+        CHOOSE = "choose", "Players choose in join order"
+        RANDOM = "random", "Random at the start"
+        ASSIGNED = "assigned", "Assigned by the creator or an organiser"
+
+    BOARD_CHOICES = [(board_id, board.name) for board_id, board in sorted(BOARDS.items())]
+
+    name = models.CharField(max_length=80, blank=True)
+    creator = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="created_games",
+    )
+    seats_wanted = models.PositiveSmallIntegerField(default=2)
+    board = models.CharField(max_length=40, choices=BOARD_CHOICES, default="original")
+    setup_mode = models.CharField(max_length=10, choices=SetupMode, default=SetupMode.STRICT)
+    retreat_into_origin = models.BooleanField(default=False)
+    home_assignment = models.CharField(
+        max_length=10, choices=HomeAssignment, default=HomeAssignment.CHOOSE
+    )
+    decision_time = models.DurationField(default=timedelta(days=2))
+    is_public = models.BooleanField(default=True)
+    invite_token = models.CharField(max_length=40, unique=True, default=new_invite_token)
+
+    status = models.CharField(max_length=10, choices=Status, default=Status.OPEN, db_index=True)
+    # The engine's position (contract format): a cache of replaying the moves.
+    position = models.JSONField(null=True, blank=True)
+    # How many moves have been applied; a form carries it to detect stale submissions.
+    turn_number = models.PositiveIntegerField(default=0)
+    to_move = models.ForeignKey(
+        "Seat", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    deadline = models.DateTimeField(null=True, blank=True, db_index=True)
+    paused_at = models.DateTimeField(null=True, blank=True)
+    start_record = models.JSONField(default=list, blank=True)
+    winner = models.ForeignKey(
+        "Seat", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+
+    created_at = models.DateTimeField(default=timezone.now)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return self.name or f"Game {self.pk}"
+
+    @property
+    def is_active(self) -> bool:
+        return self.status in (self.Status.SETUP, self.Status.PLAY)
+
+    @property
+    def is_paused(self) -> bool:
+        return self.paused_at is not None
+
+    def options(self) -> dict[str, object]:
+        return {
+            "board": self.board,
+            "setup": self.setup_mode,
+            "retreat_into_origin": self.retreat_into_origin,
+        }
+
+
+class Seat(models.Model):
+    class Bot(models.TextChoices):
+        NONE = "", "A person"
+        GREEDY = "greedy", "Greedy bot"
+        RANDOM = "random", "Random bot"
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
+    number = models.PositiveSmallIntegerField(help_text="Seat order (join order), from 1")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="seats",
+    )
+    bot = models.CharField(max_length=10, choices=Bot, blank=True, default=Bot.NONE)
+    home = models.CharField(max_length=40, blank=True, help_text="Home continent id")
+    # Filled in when the player leaves the game: 1 for the winner, ties share a rank.
+    rank = models.PositiveSmallIntegerField(null=True, blank=True)
+    joined_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["game", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "number"], name="seat_number_once"),
+            models.UniqueConstraint(
+                fields=["game", "user"],
+                condition=models.Q(user__isnull=False),
+                name="one_seat_per_user",
+            ),
+            models.UniqueConstraint(
+                fields=["game", "home"], condition=~models.Q(home=""), name="one_seat_per_home"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.display_name} ({self.player_name or 'no home yet'})"
+
+    @property
+    def player_name(self) -> str:
+        """The engine's name for this seat: its home continent's colour (contract)."""
+        if not self.home:
+            return ""
+        board = BOARDS[self.game.board]
+        return board.continent_colors[board.continent_index[self.home]]
+
+    @property
+    def display_name(self) -> str:
+        if self.bot:
+            return f"{self.get_bot_display()} {self.number}"
+        if self.user is None:
+            return "(empty seat)"
+        profile = getattr(self.user, "profile", None)
+        return (profile.display_name if profile else "") or self.user.get_username()
+
+
+class Move(models.Model):
+    class Source(models.TextChoices):
+        WEB = "web", "Web"
+        EMAIL = "email", "Email"
+        TIMEOUT = "timeout", "Timeout"
+        ADMIN = "admin", "Admin"
+        BOT = "bot", "Bot"
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="moves")
+    number = models.PositiveIntegerField(help_text="1 for the first decision of the game")
+    seat = models.ForeignKey(Seat, on_delete=models.PROTECT, related_name="moves")
+    action = models.CharField(max_length=120, help_text="Canonical notation, or 'forfeit <player>'")
+    dice = models.JSONField(default=list, blank=True)
+    events = models.JSONField(default=list, blank=True)
+    source = models.CharField(max_length=10, choices=Source)
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        help_text="Who submitted it (an admin acting for a player)",
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["game", "number"]
+        constraints = [
+            # The last line of defence against a move applied twice.
+            models.UniqueConstraint(fields=["game", "number"], name="move_number_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.game} #{self.number}: {self.action}"

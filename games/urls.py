@@ -1,5 +1,8 @@
-from django.urls import URLPattern, URLResolver
+from django.urls import URLPattern, URLResolver, path
+from django.views.generic import RedirectView
 
 app_name = "games"
 
-urlpatterns: list[URLPattern | URLResolver] = []
+urlpatterns: list[URLPattern | URLResolver] = [
+    path("", RedirectView.as_view(url="/"), name="lobby"),
+]

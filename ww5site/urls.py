@@ -4,6 +4,8 @@ from django.views.generic import TemplateView
 
 urlpatterns = [
     path("", TemplateView.as_view(template_name="home.html"), name="home"),
+    path("accounts/", include("allauth.urls")),
+    path("accounts/", include("accounts.urls")),
     path("games/", include("games.urls")),
     path("tournaments/", include("tournaments.urls")),
     path("admin/", admin.site.urls),

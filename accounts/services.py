@@ -1,0 +1,24 @@
+"""Every write to a profile goes through here."""
+
+from __future__ import annotations
+
+from django.contrib.auth.models import AbstractBaseUser
+
+from accounts.models import Profile
+
+
+def profile_for(user: AbstractBaseUser) -> Profile:
+    profile, _ = Profile.objects.get_or_create(user=user)
+    return profile
+
+
+def update_profile(
+    user: AbstractBaseUser, display_name: str, time_zone: str, notify: str
+) -> Profile:
+    profile = profile_for(user)
+    profile.display_name = display_name.strip()
+    profile.time_zone = time_zone
+    profile.notify = notify
+    profile.full_clean()
+    profile.save()
+    return profile

@@ -1,0 +1,606 @@
+"""Every change to games, seats and moves goes through here.
+
+A decision is one short transaction: lock the game row, check that the caller is the
+one the game waits for and that their form was made for the current turn, ask the
+engine, then write the move row and the new position together. Slow work (bots,
+mail) runs after commit.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import IntegrityError, transaction
+from django.db.models import Max
+from django.utils import timezone
+
+from games import engine
+from games.engine.bots import BOTS
+from games.engine.state import State
+from games.models import Game, Move, Seat
+
+# Dice, start rolls and random homes come from the operating system's generator.
+DICE = random.SystemRandom()
+MIN_SEATS, MAX_SEATS = 2, 6
+
+
+class GameError(Exception):
+    """A refused request, with a message for the person who made it. Nothing changed."""
+
+
+class NotYourDecision(GameError):
+    pass
+
+
+class StaleForm(GameError):
+    pass
+
+
+class RecordingDice:
+    """A dice source that keeps every value it gives, for the move log (R30)."""
+
+    def __init__(self, source: random.Random) -> None:
+        self.source = source
+        self.rolled: list[int] = []
+
+    def randint(self, a: int, b: int) -> int:
+        value = self.source.randint(a, b)
+        self.rolled.append(value)
+        return value
+
+
+@dataclass
+class Decision:
+    move: Move
+    duplicate: bool = False  # the same seat's decision for this turn was already recorded
+
+
+# --- reading -------------------------------------------------------------------------
+
+
+def state_of(game: Game) -> State:
+    assert game.position is not None, "the game has not started"
+    return engine.load_position(game.position)
+
+
+def seat_named(game: Game, player: str) -> Seat:
+    for seat in game.seats.all():
+        if seat.player_name == player:
+            return seat
+    raise LookupError(f"no seat plays {player!r} in game {game.pk}")
+
+
+def initial_state(game: Game) -> State:
+    """The setup position the game started from: seat order, from the first player."""
+    seats = list(game.seats.order_by("number"))
+    first = next(e["player"] for e in game.start_record if e["type"] == "first_player")
+    names = [s.player_name for s in seats]
+    at = names.index(first)
+    order = seats[at:] + seats[:at]
+    return engine.start_position([(s.player_name, s.home) for s in order], game.options())
+
+
+def replay(game: Game) -> list[tuple[Move | None, State]]:
+    """Every state of the game from its move log: the start, then one per move."""
+    state = initial_state(game)
+    states: list[tuple[Move | None, State]] = [(None, state)]
+    for move in game.moves.order_by("number"):
+        if move.action.startswith("forfeit "):
+            state, _ = engine.forfeit(state, move.action.split(" ", 1)[1])
+        else:
+            state, _ = engine.apply_action(state, move.action, dice=move.dice)
+        states.append((move, state))
+    return states
+
+
+def rebuild_position(game: Game, fix: bool = False) -> bool:
+    """Replay the log; True if the stored position matched. ``fix`` stores the replay."""
+    rebuilt = engine.dump_position(replay(game)[-1][1])
+    matches = rebuilt == game.position
+    if fix and not matches:
+        with transaction.atomic():
+            locked = Game.objects.select_for_update().get(pk=game.pk)
+            locked.position = rebuilt
+            locked.save(update_fields=["position"])
+    return matches
+
+
+# --- creating and joining ------------------------------------------------------------
+
+
+def _check_home(game: Game, home: str | None) -> str:
+    if not home:
+        return ""
+    board = engine.BOARDS[game.board]
+    if home not in board.continent_index:
+        raise GameError(f"{home!r} is not a continent of this board")
+    if game.seats.filter(home=home).exists():
+        raise GameError(f"{board.continent_names[board.continent_index[home]]} is taken")
+    return home
+
+
+def create_game(
+    creator: AbstractBaseUser,
+    *,
+    name: str = "",
+    seats: int = 2,
+    board: str = "original",
+    setup_mode: str = Game.SetupMode.STRICT,
+    retreat_into_origin: bool = False,
+    home_assignment: str = Game.HomeAssignment.CHOOSE,
+    decision_time: timedelta = timedelta(days=2),
+    is_public: bool = True,
+    home: str | None = None,
+) -> Game:
+    if not MIN_SEATS <= seats <= MAX_SEATS:
+        raise GameError(f"a game has {MIN_SEATS} to {MAX_SEATS} players")
+    if board not in engine.BOARDS:
+        raise GameError(f"unknown board {board!r}")
+    if decision_time < timedelta(minutes=1):
+        raise GameError("allow at least a minute per decision")
+    with transaction.atomic():
+        game = Game.objects.create(
+            name=name.strip(),
+            creator=creator,
+            seats_wanted=seats,
+            board=board,
+            setup_mode=setup_mode,
+            retreat_into_origin=retreat_into_origin,
+            home_assignment=home_assignment,
+            decision_time=decision_time,
+            is_public=is_public,
+        )
+        chosen = home if home_assignment == Game.HomeAssignment.CHOOSE else None
+        Seat.objects.create(game=game, number=1, user=creator, home=_check_home(game, chosen))
+    return game
+
+
+def _lock(game_id: int) -> Game:
+    # Every change to a game locks its row first, so two requests for one game (two
+    # players racing, a double submit, a join and a start) run one after the other.
+    try:
+        return Game.objects.select_for_update().get(pk=game_id)
+    except Game.DoesNotExist:
+        raise GameError("there is no such game") from None
+
+
+def can_see(game: Game, user: AbstractBaseUser | None, invite_token: str | None = None) -> bool:
+    if game.is_public or (invite_token and invite_token == game.invite_token):
+        return True
+    if user is None or not user.is_authenticated:
+        return False
+    return (
+        bool(user.is_staff) or game.creator_id == user.pk or game.seats.filter(user=user).exists()
+    )
+
+
+def _add_seat(game: Game, user: AbstractBaseUser | None, bot: str, home: str | None) -> Seat:
+    if game.status != Game.Status.OPEN:
+        raise GameError("this game is no longer open")
+    if game.seats.count() >= game.seats_wanted:
+        raise GameError("this game is full")
+    if game.home_assignment == Game.HomeAssignment.CHOOSE and not home:
+        raise GameError("choose a home continent")
+    if game.home_assignment != Game.HomeAssignment.CHOOSE:
+        home = None
+    number = (game.seats.aggregate(n=Max("number"))["n"] or 0) + 1
+    seat = Seat.objects.create(
+        game=game, number=number, user=user, bot=bot, home=_check_home(game, home)
+    )
+    if game.seats.count() == game.seats_wanted:
+        _start(game)
+    return seat
+
+
+def join_game(
+    game_id: int, user: AbstractBaseUser, home: str | None = None, invite_token: str | None = None
+) -> Seat:
+    with transaction.atomic():
+        game = _lock(game_id)
+        if not can_see(game, user, invite_token):
+            raise GameError("this game is private: you need its invite link")
+        if game.seats.filter(user=user).exists():
+            raise GameError("you already have a seat in this game")
+        return _add_seat(game, user, "", home)
+
+
+def add_bot(
+    game_id: int, by: AbstractBaseUser, bot: str = "greedy", home: str | None = None
+) -> Seat:
+    if bot not in BOTS:
+        raise GameError(f"unknown bot {bot!r}")
+    with transaction.atomic():
+        game = _lock(game_id)
+        _check_organiser(game, by)
+        return _add_seat(game, None, bot, home)
+
+
+def leave_game(game_id: int, user: AbstractBaseUser) -> None:
+    with transaction.atomic():
+        game = _lock(game_id)
+        if game.status != Game.Status.OPEN:
+            raise GameError("a game that has started cannot be left")
+        if game.creator_id == user.pk:
+            raise GameError("you created this game: cancel it instead")
+        deleted, _ = game.seats.filter(user=user).delete()
+        if not deleted:
+            raise GameError("you have no seat in this game")
+
+
+def _check_organiser(game: Game, by: AbstractBaseUser) -> None:
+    if not (by.is_staff or game.creator_id == by.pk):
+        raise GameError("only the game's creator or an organiser can do that")
+
+
+def cancel_game(game_id: int, by: AbstractBaseUser) -> None:
+    with transaction.atomic():
+        game = _lock(game_id)
+        _check_organiser(game, by)
+        if game.status != Game.Status.OPEN:
+            raise GameError("only a game that has not started can be cancelled")
+        game.status = Game.Status.CANCELLED
+        game.save(update_fields=["status"])
+
+
+def assign_home(game_id: int, by: AbstractBaseUser, seat_id: int, home: str) -> None:
+    with transaction.atomic():
+        game = _lock(game_id)
+        _check_organiser(game, by)
+        if game.status != Game.Status.OPEN:
+            raise GameError("homes are fixed once the game has started")
+        seat = game.seats.get(pk=seat_id)
+        seat.home = ""
+        seat.save(update_fields=["home"])
+        seat.home = _check_home(game, home)
+        seat.save(update_fields=["home"])
+
+
+def start_game(game_id: int, by: AbstractBaseUser) -> None:
+    with transaction.atomic():
+        game = _lock(game_id)
+        _check_organiser(game, by)
+        if game.status != Game.Status.OPEN:
+            raise GameError("this game has already started")
+        if game.seats.count() < MIN_SEATS:
+            raise GameError("a game needs at least two players")
+        _start(game)
+
+
+def _start(game: Game) -> None:
+    """R4–R5: fix the homes, roll for the first player, and open the setup."""
+    seats = list(game.seats.order_by("number"))
+    if game.home_assignment == Game.HomeAssignment.RANDOM:
+        homes = DICE.sample(list(engine.BOARDS[game.board].continents), len(seats))
+        for seat, home in zip(seats, homes, strict=True):
+            seat.home = home
+        Seat.objects.bulk_update(seats, ["home"])
+    missing = [s.display_name for s in seats if not s.home]
+    if missing:
+        raise GameError(f"still without a home continent: {', '.join(missing)}")
+    players = [(s.player_name, s.home) for s in seats]
+    state, record = engine.new_game(players, game.options(), DICE)
+    now = timezone.now()
+    game.seats_wanted = len(seats)
+    game.start_record = record
+    game.status = Game.Status.SETUP
+    game.started_at = now
+    _store(game, state, now)
+    transaction.on_commit(lambda: _after_decision(game.pk))
+
+
+# --- decisions -----------------------------------------------------------------------
+
+
+def submit_move(
+    game_id: int,
+    user: AbstractBaseUser,
+    text: str,
+    turn_number: int,
+    source: str = Move.Source.WEB,
+) -> Decision:
+    """A player's decision, from a form made for ``turn_number``."""
+    with transaction.atomic():
+        game = _lock(game_id)
+        seat = game.seats.filter(user=user).first()
+        if seat is None:
+            raise NotYourDecision("you have no seat in this game")
+        if game.turn_number != turn_number:
+            done = game.moves.filter(number=turn_number + 1, seat=seat).first()
+            if done is not None:  # a double submit: the first one went through
+                return Decision(done, duplicate=True)
+            raise StaleForm(
+                "the game has moved on since this form was made: nothing was changed; "
+                "here is the game as it is now"
+            )
+        _check_waiting_for(game, seat)
+        return Decision(_apply(game, seat, text, source, actor=user))
+
+
+def _check_waiting_for(game: Game, seat: Seat) -> None:
+    if not game.is_active:
+        raise NotYourDecision(f"this game is {game.get_status_display().lower()}")
+    if game.is_paused:
+        raise NotYourDecision("this game is paused by an organiser")
+    if game.to_move_id != seat.pk:
+        waiting = game.to_move.display_name if game.to_move else "no one"
+        raise NotYourDecision(f"it is not your decision: the game waits for {waiting}")
+
+
+def _apply(game: Game, seat: Seat, text: str, source: str, actor: AbstractBaseUser | None) -> Move:
+    state = state_of(game)
+    try:
+        action = engine.parse_action(state, text)
+        dice = RecordingDice(DICE)
+        after, events = engine.apply_action(state, action, rng=dice)
+    except engine.IllegalAction as refusal:
+        raise GameError(str(refusal)) from None
+    move = _log(game, seat, action, dice.rolled, events, source, actor)
+    _store(game, after, move.created_at)
+    transaction.on_commit(lambda: _after_decision(game.pk))
+    return move
+
+
+def _log(
+    game: Game,
+    seat: Seat,
+    action: str,
+    dice: list[int],
+    events: list[dict[str, Any]],
+    source: str,
+    actor: AbstractBaseUser | None,
+) -> Move:
+    try:
+        with transaction.atomic():
+            move = Move.objects.create(
+                game=game,
+                number=game.turn_number + 1,
+                seat=seat,
+                action=action,
+                dice=dice,
+                events=events,
+                source=source,
+                actor=actor,
+            )
+    except IntegrityError:  # only possible if the row lock was bypassed
+        raise StaleForm("this turn was already played") from None
+    game.turn_number = move.number
+    return move
+
+
+def _store(game: Game, state: State, now: Any) -> None:
+    """Write the new position and what follows from it, with the move, in one transaction."""
+    game.position = engine.dump_position(state)
+    game.to_move = (
+        seat_named(game, state.name_of(state.to_move)) if state.to_move is not None else None
+    )
+    if state.phase == "over":
+        game.status = Game.Status.OVER
+        game.finished_at = now
+        game.deadline = None
+        game.winner = (
+            seat_named(game, state.name_of(state.winner)) if state.winner is not None else None
+        )
+        _rank_seats(game, state)
+    else:
+        game.status = Game.Status.PLAY if state.phase == "play" else Game.Status.SETUP
+        game.deadline = now + game.decision_time
+    game.save()
+
+
+def _rank_seats(game: Game, state: State) -> None:
+    """1 for the winner; players still in the game next; then the eliminated, the later
+    the better (eliminated together: tied); forfeiters below everyone eliminated in
+    play, the later the better (R31)."""
+    eliminated_in_play: list[list[str]] = []
+    forfeited: list[str] = []
+    for move in game.moves.order_by("number"):
+        forfeit = move.action.startswith("forfeit ")
+        for event in move.events:
+            if event["type"] != "eliminated":
+                continue
+            if forfeit:  # the first elimination of a forfeit move is the forfeiter's own
+                forfeited += event["players"]
+                forfeit = False
+            else:
+                eliminated_in_play.append(list(event["players"]))
+    survivors = [
+        p.name
+        for i, p in enumerate(state.players)
+        if i not in state.eliminated and i != state.winner
+    ]
+    order: list[list[str]] = []
+    if state.winner is not None:
+        order.append([state.players[state.winner].name])
+    if survivors:
+        order.append(survivors)
+    order += list(reversed(eliminated_in_play)) + [[name] for name in reversed(forfeited)]
+    rank = 1
+    for group in order:
+        for name in group:
+            seat = seat_named(game, name)
+            seat.rank = rank
+            seat.save(update_fields=["rank"])
+        rank += len(group)
+
+
+def _after_decision(game_id: int) -> None:
+    from games.tasks import play_bots
+
+    play_bots.delay(game_id)
+
+
+def play_bot_turns(game_id: int, limit: int = 200) -> int:
+    """Let bot seats make their decisions until a person's is due; returns how many."""
+    played = 0
+    rng = random.Random(DICE.random())
+    while played < limit:
+        with transaction.atomic():
+            game = _lock(game_id)
+            seat = game.to_move
+            if not game.is_active or game.is_paused or seat is None or not seat.bot:
+                return played
+            action = BOTS[seat.bot](state_of(game), rng)
+            _apply_quietly(game, seat, action, Move.Source.BOT, None)
+        played += 1
+    _after_decision(game_id)  # a long run of bot turns continues in a fresh task
+    return played
+
+
+def _apply_quietly(
+    game: Game, seat: Seat, action: str, source: str, actor: AbstractBaseUser | None
+) -> Move:
+    """Apply without scheduling the bots again (their loop is already running)."""
+    state = state_of(game)
+    dice = RecordingDice(DICE)
+    after, events = engine.apply_action(state, action, rng=dice)
+    move = _log(game, seat, action, dice.rolled, events, source, actor)
+    _store(game, after, move.created_at)
+    return move
+
+
+# --- organisers ----------------------------------------------------------------------
+
+
+def move_on_behalf(game_id: int, admin: AbstractBaseUser, text: str) -> Move:
+    """An organiser makes the pending decision for whoever the game waits for."""
+    with transaction.atomic():
+        game = _lock(game_id)
+        if not admin.is_staff:
+            raise GameError("only an organiser can move for a player")
+        if not game.is_active or game.to_move is None:
+            raise GameError("this game waits for no decision")
+        return _apply(game, game.to_move, text, Move.Source.ADMIN, actor=admin)
+
+
+def forfeit_seat(game_id: int, by: AbstractBaseUser | None, seat_id: int, source: str) -> Move:
+    """R31: the seat's player forfeits (an organiser's decision, or the timeout policy)."""
+    with transaction.atomic():
+        game = _lock(game_id)
+        seat = game.seats.get(pk=seat_id)
+        try:
+            after, events = engine.forfeit(state_of(game), seat.player_name)
+        except engine.IllegalAction as refusal:
+            raise GameError(str(refusal)) from None
+        move = _log(game, seat, f"forfeit {seat.player_name}", [], events, source, by)
+        _store(game, after, move.created_at)
+        transaction.on_commit(lambda: _after_decision(game.pk))
+        return move
+
+
+def pause_game(game_id: int, by: AbstractBaseUser) -> None:
+    with transaction.atomic():
+        game = _lock(game_id)
+        if not game.is_active or game.is_paused:
+            raise GameError("only a running game can be paused")
+        game.paused_at = timezone.now()
+        game.save(update_fields=["paused_at"])
+
+
+def resume_game(game_id: int, by: AbstractBaseUser) -> None:
+    """The deadline moves on by the time the game was paused."""
+    with transaction.atomic():
+        game = _lock(game_id)
+        if game.paused_at is None:
+            raise GameError("this game is not paused")
+        if game.deadline is not None:
+            game.deadline += timezone.now() - game.paused_at
+        game.paused_at = None
+        game.save(update_fields=["paused_at", "deadline"])
+    transaction.on_commit(lambda: _after_decision(game_id))
+
+
+def extend_deadline(game_id: int, by: AbstractBaseUser, extra: timedelta) -> None:
+    with transaction.atomic():
+        game = _lock(game_id)
+        if game.deadline is None:
+            raise GameError("this game has no deadline running")
+        if extra <= timedelta(0):
+            raise GameError("an extension must be positive")
+        game.deadline += extra
+        game.save(update_fields=["deadline"])
+
+
+def replace_player(
+    game_id: int, by: AbstractBaseUser, seat_id: int, user: AbstractBaseUser
+) -> None:
+    """Someone else takes over a seat; its pieces, home and colour stay."""
+    with transaction.atomic():
+        game = _lock(game_id)
+        if game.status in (Game.Status.OVER, Game.Status.CANCELLED, Game.Status.ABANDONED):
+            raise GameError("this game is finished")
+        if game.seats.filter(user=user).exists():
+            raise GameError(f"{user.get_username()} already has a seat in this game")
+        seat = game.seats.get(pk=seat_id)
+        seat.user, seat.bot = user, ""
+        seat.save(update_fields=["user", "bot"])
+
+
+def abandon_game(game_id: int, by: AbstractBaseUser) -> None:
+    with transaction.atomic():
+        game = _lock(game_id)
+        if game.status in (Game.Status.OVER, Game.Status.CANCELLED, Game.Status.ABANDONED):
+            raise GameError("this game is already finished")
+        game.status = Game.Status.ABANDONED
+        game.deadline = None
+        game.to_move = None
+        game.finished_at = timezone.now()
+        game.save(update_fields=["status", "deadline", "to_move", "finished_at"])
+
+
+# --- the record ----------------------------------------------------------------------
+
+
+def game_record(game: Game) -> dict[str, Any]:
+    """The full record (R30): options, players, start rolls, every move with its dice
+    and events and the position after it, in the contract's formats."""
+    states = replay(game)
+    seats = list(game.seats.order_by("number"))
+    return {
+        "game": game.pk,
+        "name": str(game),
+        "board": game.board,
+        "options": {"setup": game.setup_mode, "retreat_into_origin": game.retreat_into_origin},
+        "seats": [
+            {
+                "seat": s.number,
+                "player": s.player_name,
+                "home": s.home,
+                "name": s.display_name,
+                "rank": s.rank,
+            }
+            for s in seats
+        ],
+        "start": game.start_record,
+        "initial_position": engine.dump_position(states[0][1]),
+        "moves": [
+            {
+                "number": move.number,
+                "player": move.seat.player_name,
+                "action": move.action,
+                "dice": move.dice,
+                "events": move.events,
+                "source": move.source,
+                "at": move.created_at.isoformat(),
+                "position": engine.dump_position(state),
+            }
+            for move, state in states[1:]
+            if move is not None
+        ],
+        "status": game.status,
+        "winner": game.winner.player_name if game.winner else None,
+    }
+
+
+def seat_for(game: Game, user: AbstractBaseUser | None) -> Seat | None:
+    if user is None or not user.is_authenticated:
+        return None
+    return next((s for s in game.seats.all() if s.user_id == user.pk), None)
+
+
+def users_games(user: AbstractBaseUser) -> Iterable[Game]:
+    return Game.objects.filter(seats__user=user).distinct()
