@@ -124,6 +124,7 @@ USE_TZ = True
 
 STATIC_URL = "static/"
 STATIC_ROOT = BASE_DIR / "staticfiles"
+STATICFILES_DIRS = [BASE_DIR / "static"]
 
 # Mail is printed to the console until the outbox and a real transport arrive.
 EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"
