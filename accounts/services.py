@@ -22,3 +22,9 @@ def update_profile(
     profile.full_clean()
     profile.save()
     return profile
+
+
+def display_name(user: AbstractBaseUser) -> str:
+    """The name other players see: the display name, or the username when it is empty."""
+    profile = getattr(user, "profile", None)
+    return (profile.display_name if profile else "") or user.get_username()

@@ -1,8 +1,9 @@
 from django.urls import URLPattern, URLResolver, path
-from django.views.generic import TemplateView
+
+from accounts import views
 
 app_name = "accounts"
 
 urlpatterns: list[URLPattern | URLResolver] = [
-    path("profile/", TemplateView.as_view(template_name="home.html"), name="profile"),
+    path("profile/", views.profile, name="profile"),
 ]

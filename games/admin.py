@@ -1,1 +1,531 @@
-"""Admin pages for the games app."""
+"""Admin pages for the games app: organisers look after running games here.
+
+Nothing here writes to a model: a game's own form is read-only, and every change (the
+list actions and the pages linked from a game: move for a player, forfeit a player,
+replace a player) calls ``games.services`` and reports its answer. A refused request
+shows the service's message and changes nothing. The move log is read-only for
+everyone, superusers included.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from datetime import timedelta
+from typing import Any
+
+from django import forms
+from django.contrib import admin, messages
+from django.contrib.admin.helpers import ACTION_CHECKBOX_NAME
+from django.contrib.auth import get_user_model
+from django.core.exceptions import PermissionDenied
+from django.db.models import QuerySet
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import get_object_or_404
+from django.template.response import TemplateResponse
+from django.urls import URLPattern, path, reverse
+from django.utils.html import format_html
+
+from games import engine, services
+from games.models import Game, Move, Seat
+
+
+def can_view_games(request: HttpRequest) -> bool:
+    user = request.user
+    return user.has_perm("games.view_game") or user.has_perm("games.change_game")
+
+
+def sentence(text: object) -> str:
+    text = str(text)
+    return text if text.endswith((".", "!", "?")) else text + "."
+
+
+def seat_label(seat: Seat | None) -> str:
+    if seat is None:
+        return "-"
+    colour = f", {seat.player_name}" if seat.player_name else ""
+    return f"{seat.display_name} (seat {seat.number}{colour})"
+
+
+# --- forms ---------------------------------------------------------------------------
+
+
+class ExtendForm(forms.Form):
+    hours = forms.IntegerField(
+        min_value=1, max_value=24 * 365, initial=24, label="Hours to add to the deadline"
+    )
+
+
+class MoveForm(forms.Form):
+    turn_number = forms.IntegerField(widget=forms.HiddenInput)
+    choice = forms.ChoiceField(
+        required=False, widget=forms.RadioSelect, label="Choose a legal action"
+    )
+    text = forms.CharField(
+        required=False,
+        max_length=200,
+        label="Or type it",
+        help_text="Move notation, as a player would type it, e.g. “grow usa”.",
+    )
+
+    def __init__(self, *args: Any, actions: list[str], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["choice"].choices = [(action, action) for action in actions]
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean() or {}
+        choice, text = cleaned.get("choice", ""), cleaned.get("text", "").strip()
+        if choice and text:
+            raise forms.ValidationError("Choose an action or type one, not both.")
+        if not (choice or text):
+            raise forms.ValidationError("Choose an action or type one.")
+        cleaned["action"] = choice or text
+        return cleaned
+
+
+class SeatChoiceField(forms.ModelChoiceField):
+    def label_from_instance(self, obj: Any) -> str:
+        return seat_label(obj)
+
+
+class ForfeitForm(forms.Form):
+    seat = SeatChoiceField(queryset=Seat.objects.none(), widget=forms.RadioSelect, empty_label=None)
+
+    def __init__(self, *args: Any, seats: QuerySet[Seat], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["seat"].queryset = seats
+
+
+class ReplaceForm(ForfeitForm):
+    username = forms.CharField(max_length=150, label="New player's username")
+
+    def clean_username(self) -> Any:
+        username = self.cleaned_data["username"].strip()
+        user = get_user_model()._default_manager.filter(username=username).first()
+        if user is None:
+            raise forms.ValidationError(f"There is no user named “{username}”.")
+        return user
+
+
+# --- inlines -------------------------------------------------------------------------
+
+
+class ReadOnlyInline(admin.TabularInline):
+    """Shown with the game, never edited there: seats change only through services."""
+
+    extra = 0
+    can_delete = False
+
+    def has_view_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return can_view_games(request)
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+class SeatInline(ReadOnlyInline):
+    model = Seat
+    fields = ("number", "user", "bot", "home", "colour", "rank", "joined_at")
+    readonly_fields = fields
+    verbose_name_plural = "Seats (to change one, use “Replace a player” above)"
+
+    @admin.display(description="colour")
+    def colour(self, seat: Seat) -> str:
+        return seat.player_name or "-"
+
+
+class MoveInline(ReadOnlyInline):
+    model = Move
+    fields = ("number", "player", "action", "dice", "source", "actor", "created_at")
+    readonly_fields = fields
+    verbose_name_plural = "Move log (read-only)"
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Move]:
+        return (
+            super()
+            .get_queryset(request)
+            .select_related("seat__game", "seat__user__profile", "actor")
+            .order_by("number")
+        )
+
+    @admin.display(description="player")
+    def player(self, move: Move) -> str:
+        return seat_label(move.seat)
+
+
+# --- the move log --------------------------------------------------------------------
+
+
+@admin.register(Move)
+class MoveAdmin(admin.ModelAdmin):
+    """The move log is the source of truth: nobody adds, edits or deletes a row."""
+
+    list_display = ("game", "number", "player", "action", "source", "actor", "created_at")
+    list_filter = ("source",)
+    search_fields = ("game__name", "action")
+    list_select_related = ("game", "seat__game", "seat__user__profile", "actor")
+    fields = ("game", "number", "seat", "action", "dice", "events", "source", "actor")
+    readonly_fields = fields
+
+    @admin.display(description="player")
+    def player(self, move: Move) -> str:
+        return seat_label(move.seat)
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+# --- games ---------------------------------------------------------------------------
+
+
+@admin.register(Game)
+class GameAdmin(admin.ModelAdmin):
+    list_display = (
+        "id",
+        "name",
+        "status",
+        "board",
+        "seat_list",
+        "turn_number",
+        "whose_decision",
+        "deadline",
+        "paused",
+    )
+    list_display_links = ("id", "name")
+    list_filter = ("status", "board", "setup_mode", "is_public")
+    search_fields = ("name", "seats__user__username")
+    fieldsets = [
+        (
+            None,
+            {
+                "fields": (
+                    "name",
+                    "creator",
+                    "status",
+                    "board",
+                    "setup_mode",
+                    "retreat_into_origin",
+                    "home_assignment",
+                    "seats_wanted",
+                    "decision_time",
+                    "is_public",
+                    "invite_token",
+                )
+            },
+        ),
+        ("Turn", {"fields": ("turn_number", "to_move", "deadline", "paused_at", "winner")}),
+        ("Dates", {"fields": ("created_at", "started_at", "finished_at")}),
+        (
+            "Stored position (a cache of the move log)",
+            {"fields": ("pretty_position", "pretty_start_record"), "classes": ["collapse"]},
+        ),
+    ]
+    readonly_fields = ("pretty_position", "pretty_start_record")
+    inlines = [SeatInline, MoveInline]
+    actions = ["pause_games", "resume_games", "extend_deadlines", "abandon_games"]
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Game]:
+        return super().get_queryset(request).prefetch_related("seats__user__profile")
+
+    # Games are created on the site (services.create_game) and never deleted here;
+    # their own form is read-only: every change is one of the actions below.
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        if obj is not None:
+            return False  # the change page shows the game read-only
+        return super().has_change_permission(request)
+
+    def can_manage(self, request: HttpRequest) -> bool:
+        """May use the actions and the game's pages (staff with change permission)."""
+        return self.has_change_permission(request)
+
+    # --- columns and read-only fields
+
+    @admin.display(description="seats")
+    def seat_list(self, game: Game) -> str:
+        return ", ".join(seat.display_name for seat in game.seats.all())
+
+    @admin.display(description="whose decision")
+    def whose_decision(self, game: Game) -> str:
+        seat = next((s for s in game.seats.all() if s.pk == game.to_move_id), None)
+        return seat.display_name if seat else "-"
+
+    @admin.display(description="paused", boolean=True)
+    def paused(self, game: Game) -> bool:
+        return game.is_paused
+
+    @admin.display(description="position")
+    def pretty_position(self, game: Game) -> str:
+        if game.position is None:
+            return "(not started)"
+        return format_html("<pre>{}</pre>", json.dumps(game.position, indent=2))
+
+    @admin.display(description="start rolls")
+    def pretty_start_record(self, game: Game) -> str:
+        if not game.start_record:
+            return "-"
+        return format_html("<pre>{}</pre>", json.dumps(game.start_record, indent=2))
+
+    def change_view(
+        self,
+        request: HttpRequest,
+        object_id: str,
+        form_url: str = "",
+        extra_context: dict[str, Any] | None = None,
+    ) -> HttpResponse:
+        context = {**(extra_context or {}), "can_manage_game": self.can_manage(request)}
+        return super().change_view(request, object_id, form_url, context)
+
+    # --- list actions
+
+    def _each(
+        self,
+        request: HttpRequest,
+        games: QuerySet[Game],
+        change: Callable[[Game], None],
+        done: str,
+        verb: str,
+    ) -> None:
+        for game in games:
+            try:
+                change(game)
+            except services.GameError as refusal:
+                self.message_user(
+                    request, sentence(f"Could not {verb} {game}: {refusal}"), messages.ERROR
+                )
+            else:
+                self.message_user(request, f"{game}: {done}.", messages.SUCCESS)
+
+    def _back(self, request: HttpRequest, games: QuerySet[Game]) -> HttpResponse | None:
+        """Back to the game's page when the action was started there, else the list."""
+        if request.POST.get("_from_game") and len(games) == 1:
+            return HttpResponseRedirect(self._game_url(games[0]))
+        return None
+
+    @admin.action(description="Pause the selected games", permissions=["change"])
+    def pause_games(self, request: HttpRequest, queryset: QuerySet[Game]) -> HttpResponse | None:
+        self._each(
+            request, queryset, lambda g: services.pause_game(g.pk, request.user), "paused", "pause"
+        )
+        return self._back(request, queryset)
+
+    @admin.action(
+        description="Resume the selected games (deadlines move on by the pause)",
+        permissions=["change"],
+    )
+    def resume_games(self, request: HttpRequest, queryset: QuerySet[Game]) -> HttpResponse | None:
+        self._each(
+            request,
+            queryset,
+            lambda g: services.resume_game(g.pk, request.user),
+            "resumed",
+            "resume",
+        )
+        return self._back(request, queryset)
+
+    @admin.action(description="Extend the deadline of the selected games…", permissions=["change"])
+    def extend_deadlines(
+        self, request: HttpRequest, queryset: QuerySet[Game]
+    ) -> HttpResponse | None:
+        form = ExtendForm(request.POST if "apply" in request.POST else None)
+        if form.is_valid():
+            hours = form.cleaned_data["hours"]
+            self._each(
+                request,
+                queryset,
+                lambda g: services.extend_deadline(g.pk, request.user, timedelta(hours=hours)),
+                f"deadline extended by {hours} hour{'' if hours == 1 else 's'}",
+                "extend the deadline of",
+            )
+            return self._back(request, queryset)
+        return self._confirm(
+            request, queryset, "extend_deadlines", "Extend the deadline", {"form": form}
+        )
+
+    @admin.action(description="Abandon the selected games…", permissions=["change"])
+    def abandon_games(self, request: HttpRequest, queryset: QuerySet[Game]) -> HttpResponse | None:
+        if request.POST.get("confirm") == "yes":
+            self._each(
+                request,
+                queryset,
+                lambda g: services.abandon_game(g.pk, request.user),
+                "abandoned",
+                "abandon",
+            )
+            return self._back(request, queryset)
+        return self._confirm(request, queryset, "abandon_games", "Abandon games", {})
+
+    def _confirm(
+        self,
+        request: HttpRequest,
+        queryset: QuerySet[Game],
+        action: str,
+        title: str,
+        context: dict[str, Any],
+    ) -> TemplateResponse:
+        """An intermediate page that posts the same action back with its answer."""
+        return TemplateResponse(
+            request,
+            f"admin/games/game/{action}.html",
+            {
+                **self.admin_site.each_context(request),
+                "opts": self.opts,
+                "title": title,
+                "games": list(queryset),
+                "action": action,
+                "action_checkbox_name": ACTION_CHECKBOX_NAME,
+                "from_game": request.POST.get("_from_game", ""),
+                **context,
+            },
+        )
+
+    # --- the game's own pages
+
+    def get_urls(self) -> list[URLPattern]:
+        def view(function: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+            return self.admin_site.admin_view(function)
+
+        return [
+            path("<int:game_id>/move/", view(self.move_view), name="games_game_move"),
+            path("<int:game_id>/forfeit/", view(self.forfeit_view), name="games_game_forfeit"),
+            path("<int:game_id>/replace/", view(self.replace_view), name="games_game_replace"),
+            *super().get_urls(),
+        ]
+
+    def _game_url(self, game: Game) -> str:
+        return reverse("admin:games_game_change", args=[game.pk])
+
+    def _managed_game(self, request: HttpRequest, game_id: int) -> Game:
+        if not self.can_manage(request):
+            raise PermissionDenied
+        return get_object_or_404(Game, pk=game_id)
+
+    def _page(
+        self, request: HttpRequest, game: Game, template: str, title: str, **context: Any
+    ) -> TemplateResponse:
+        return TemplateResponse(
+            request,
+            f"admin/games/game/{template}.html",
+            {
+                **self.admin_site.each_context(request),
+                "opts": self.opts,
+                "original": game,
+                "title": title,
+                "game_url": self._game_url(game),
+                **context,
+            },
+        )
+
+    def move_view(self, request: HttpRequest, game_id: int) -> HttpResponse:
+        game = self._managed_game(request, game_id)
+        waiting = game.to_move if game.is_active else None
+        actions = engine.legal_actions(services.state_of(game)) if waiting else []
+        form = MoveForm(
+            request.POST if request.method == "POST" else None,
+            actions=actions,
+            initial={"turn_number": game.turn_number},
+        )
+        if form.is_valid():
+            try:
+                move = services.move_on_behalf(
+                    game.pk,
+                    request.user,
+                    form.cleaned_data["action"],
+                    turn_number=form.cleaned_data["turn_number"],
+                )
+            except services.StaleForm as refusal:
+                # The form was made for an earlier decision: show the current one afresh.
+                self.message_user(
+                    request, sentence(f"The move was refused: {refusal}"), messages.ERROR
+                )
+                return HttpResponseRedirect(request.path)
+            except services.GameError as refusal:
+                self.message_user(
+                    request, sentence(f"The move was refused: {refusal}"), messages.ERROR
+                )
+            else:
+                self.message_user(
+                    request,
+                    f"Recorded move {move.number} for {seat_label(move.seat)}: {move.action}.",
+                    messages.SUCCESS,
+                )
+                return HttpResponseRedirect(self._game_url(game))
+        return self._page(
+            request,
+            game,
+            "move_on_behalf",
+            "Make a move for a player",
+            form=form,
+            waiting=seat_label(waiting) if waiting else None,
+            paused=game.is_paused,
+        )
+
+    def _seats_in_game(self, game: Game) -> QuerySet[Seat]:
+        seats = game.seats.select_related("user__profile")
+        if game.position is None:
+            return seats
+        state = services.state_of(game)
+        playing = [p.name for i, p in enumerate(state.players) if i not in state.eliminated]
+        return seats.filter(pk__in=[s.pk for s in seats if s.player_name in playing])
+
+    def forfeit_view(self, request: HttpRequest, game_id: int) -> HttpResponse:
+        game = self._managed_game(request, game_id)
+        form = ForfeitForm(
+            request.POST if request.method == "POST" else None, seats=self._seats_in_game(game)
+        )
+        if form.is_valid():
+            seat = form.cleaned_data["seat"]
+            try:
+                move = services.forfeit_seat(game.pk, request.user, seat.pk, source="admin")
+            except services.GameError as refusal:
+                self.message_user(
+                    request, sentence(f"The forfeit was refused: {refusal}"), messages.ERROR
+                )
+            else:
+                self.message_user(
+                    request,
+                    f"{seat_label(seat)} forfeited (move {move.number}).",
+                    messages.SUCCESS,
+                )
+                return HttpResponseRedirect(self._game_url(game))
+        return self._page(request, game, "forfeit", "Forfeit a player", form=form)
+
+    def replace_view(self, request: HttpRequest, game_id: int) -> HttpResponse:
+        game = self._managed_game(request, game_id)
+        form = ReplaceForm(
+            request.POST if request.method == "POST" else None,
+            seats=game.seats.select_related("user__profile"),
+        )
+        if form.is_valid():
+            seat, user = form.cleaned_data["seat"], form.cleaned_data["username"]
+            try:
+                services.replace_player(game.pk, request.user, seat.pk, user)
+            except services.GameError as refusal:
+                self.message_user(
+                    request, sentence(f"The replacement was refused: {refusal}"), messages.ERROR
+                )
+            else:
+                self.message_user(
+                    request,
+                    f"{user.get_username()} now plays seat {seat.number}; its pieces stay.",
+                    messages.SUCCESS,
+                )
+                return HttpResponseRedirect(self._game_url(game))
+        return self._page(request, game, "replace_player", "Replace a player", form=form)

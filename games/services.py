@@ -99,15 +99,18 @@ def replay(game: Game) -> list[tuple[Move | None, State]]:
 
 
 def rebuild_position(game: Game, fix: bool = False) -> bool:
-    """Replay the log; True if the stored position matched. ``fix`` stores the replay."""
-    rebuilt = engine.dump_position(replay(game)[-1][1])
-    matches = rebuilt == game.position
-    if fix and not matches:
-        with transaction.atomic():
-            locked = Game.objects.select_for_update().get(pk=game.pk)
-            locked.position = rebuilt
-            locked.save(update_fields=["position"])
-    return matches
+    """Replay the log; True if the stored position matched. ``fix`` stores the replay
+    and what follows from it (whose decision, status, winner)."""
+    if not fix:
+        return engine.dump_position(replay(game)[-1][1]) == game.position
+    with transaction.atomic():
+        locked = _lock(game.pk)  # no move may land between the replay and the write
+        state = replay(locked)[-1][1]
+        if engine.dump_position(state) == locked.position:
+            return True
+        locked.turn_number = locked.moves.count()
+        _store(locked, state, timezone.now())
+    return False
 
 
 # --- creating and joining ------------------------------------------------------------
@@ -192,7 +195,12 @@ def _add_seat(game: Game, user: AbstractBaseUser | None, bot: str, home: str | N
     seat = Seat.objects.create(
         game=game, number=number, user=user, bot=bot, home=_check_home(game, home)
     )
-    if game.seats.count() == game.seats_wanted:
+    # An "assigned" game waits, full, for the organiser to assign homes and start it:
+    # the last seat cannot have a home yet, so starting now could only fail.
+    if (
+        game.seats.count() == game.seats_wanted
+        and game.home_assignment != Game.HomeAssignment.ASSIGNED
+    ):
         _start(game)
     return seat
 
@@ -253,7 +261,9 @@ def assign_home(game_id: int, by: AbstractBaseUser, seat_id: int, home: str) -> 
         _check_organiser(game, by)
         if game.status != Game.Status.OPEN:
             raise GameError("homes are fixed once the game has started")
-        seat = game.seats.get(pk=seat_id)
+        seat = game.seats.filter(pk=seat_id).first()
+        if seat is None:
+            raise GameError("there is no such seat in this game")
         seat.home = ""
         seat.save(update_fields=["home"])
         seat.home = _check_home(game, home)
@@ -310,7 +320,9 @@ def submit_move(
         if seat is None:
             raise NotYourDecision("you have no seat in this game")
         if game.turn_number != turn_number:
-            done = game.moves.filter(number=turn_number + 1, seat=seat).first()
+            # Only this user's own submission counts as a double submit: an organiser's
+            # move for them or a forfeit is the game moving on without them.
+            done = game.moves.filter(number=turn_number + 1, seat=seat, actor=user).first()
             if done is not None:  # a double submit: the first one went through
                 return Decision(done, duplicate=True)
             raise StaleForm(
@@ -466,14 +478,26 @@ def _apply_quietly(
 # --- organisers ----------------------------------------------------------------------
 
 
-def move_on_behalf(game_id: int, admin: AbstractBaseUser, text: str) -> Move:
-    """An organiser makes the pending decision for whoever the game waits for."""
+def move_on_behalf(
+    game_id: int, admin: AbstractBaseUser, text: str, turn_number: int | None = None
+) -> Move:
+    """An organiser makes the pending decision for whoever the game waits for.
+
+    ``turn_number`` (from the organiser's form) prevents the race where the player
+    decides first and the organiser's text is then applied to the next decision."""
     with transaction.atomic():
         game = _lock(game_id)
         if not admin.is_staff:
             raise GameError("only an organiser can move for a player")
+        if turn_number is not None and game.turn_number != turn_number:
+            raise StaleForm(
+                "the game has moved on since this form was made: nothing was changed; "
+                "here is the game as it is now"
+            )
         if not game.is_active or game.to_move is None:
             raise GameError("this game waits for no decision")
+        if game.is_paused:
+            raise GameError("this game is paused: resume it before moving for a player")
         return _apply(game, game.to_move, text, Move.Source.ADMIN, actor=admin)
 
 
@@ -481,7 +505,13 @@ def forfeit_seat(game_id: int, by: AbstractBaseUser | None, seat_id: int, source
     """R31: the seat's player forfeits (an organiser's decision, or the timeout policy)."""
     with transaction.atomic():
         game = _lock(game_id)
-        seat = game.seats.get(pk=seat_id)
+        if by is not None:  # None: the timeout policy
+            _check_organiser(game, by)
+        if not game.is_active:
+            raise GameError(f"this game is {game.get_status_display().lower()}")
+        seat = game.seats.filter(pk=seat_id).first()
+        if seat is None:
+            raise GameError("there is no such seat in this game")
         try:
             after, events = engine.forfeit(state_of(game), seat.player_name)
         except engine.IllegalAction as refusal:
@@ -495,6 +525,7 @@ def forfeit_seat(game_id: int, by: AbstractBaseUser | None, seat_id: int, source
 def pause_game(game_id: int, by: AbstractBaseUser) -> None:
     with transaction.atomic():
         game = _lock(game_id)
+        _check_organiser(game, by)
         if not game.is_active or game.is_paused:
             raise GameError("only a running game can be paused")
         game.paused_at = timezone.now()
@@ -505,6 +536,7 @@ def resume_game(game_id: int, by: AbstractBaseUser) -> None:
     """The deadline moves on by the time the game was paused."""
     with transaction.atomic():
         game = _lock(game_id)
+        _check_organiser(game, by)
         if game.paused_at is None:
             raise GameError("this game is not paused")
         if game.deadline is not None:
@@ -517,6 +549,7 @@ def resume_game(game_id: int, by: AbstractBaseUser) -> None:
 def extend_deadline(game_id: int, by: AbstractBaseUser, extra: timedelta) -> None:
     with transaction.atomic():
         game = _lock(game_id)
+        _check_organiser(game, by)
         if game.deadline is None:
             raise GameError("this game has no deadline running")
         if extra <= timedelta(0):
@@ -531,11 +564,14 @@ def replace_player(
     """Someone else takes over a seat; its pieces, home and colour stay."""
     with transaction.atomic():
         game = _lock(game_id)
+        _check_organiser(game, by)
         if game.status in (Game.Status.OVER, Game.Status.CANCELLED, Game.Status.ABANDONED):
             raise GameError("this game is finished")
         if game.seats.filter(user=user).exists():
             raise GameError(f"{user.get_username()} already has a seat in this game")
-        seat = game.seats.get(pk=seat_id)
+        seat = game.seats.filter(pk=seat_id).first()
+        if seat is None:
+            raise GameError("there is no such seat in this game")
         seat.user, seat.bot = user, ""
         seat.save(update_fields=["user", "bot"])
 
@@ -543,6 +579,7 @@ def replace_player(
 def abandon_game(game_id: int, by: AbstractBaseUser) -> None:
     with transaction.atomic():
         game = _lock(game_id)
+        _check_organiser(game, by)
         if game.status in (Game.Status.OVER, Game.Status.CANCELLED, Game.Status.ABANDONED):
             raise GameError("this game is already finished")
         game.status = Game.Status.ABANDONED

@@ -1,9 +1,21 @@
 from django.urls import URLPattern, URLResolver, path
-from django.views.generic import TemplateView
+
+from games import views
 
 app_name = "games"
 
 urlpatterns: list[URLPattern | URLResolver] = [
-    path("", TemplateView.as_view(template_name="home.html"), name="lobby"),
-    path("new/", TemplateView.as_view(template_name="home.html"), name="create"),
+    path("", views.lobby, name="lobby"),
+    path("new/", views.create, name="create"),
+    path("invite/<str:token>/", views.invite, name="invite"),
+    path("<int:pk>/", views.detail, name="detail"),
+    path("<int:pk>/move/", views.move, name="move"),
+    path("<int:pk>/join/", views.join, name="join"),
+    path("<int:pk>/leave/", views.leave, name="leave"),
+    path("<int:pk>/start/", views.start, name="start"),
+    path("<int:pk>/cancel/", views.cancel, name="cancel"),
+    path("<int:pk>/bots/", views.add_bot, name="add_bot"),
+    path("<int:pk>/homes/", views.assign_home, name="assign_home"),
+    path("<int:pk>/replay/", views.replay, name="replay"),
+    path("<int:pk>/record.json", views.record, name="record"),
 ]

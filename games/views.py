@@ -1,1 +1,497 @@
-"""Pages of the games app."""
+"""Pages of the games app: the lobby, a game, its decisions, its replay and record.
+
+Views read models and call ``games.services`` for every change; a refused request
+comes back to the game page with the service's message and nothing changed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import timedelta
+from typing import Any
+from urllib.parse import urlencode
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.db.models import Count, Q
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from games import boardview, describe, services
+from games.engine import BOARDS, Board, IllegalAction, State, parse_action
+from games.forms import (
+    MANY_PLAYERS_WARNING,
+    AddBotForm,
+    AssignHomeForm,
+    CreateGameForm,
+    JoinForm,
+    MoveForm,
+)
+from games.models import Game, Seat
+
+INVITES = "game_invites"  # session key: game pk -> invite token the visitor opened
+RECENT_FINISHED = 20
+NOTHING_CHANGED = "Nothing was changed."
+
+
+# --- helpers -------------------------------------------------------------------------
+
+
+def _invite_token(request: HttpRequest, game: Game) -> str | None:
+    token: str | None = request.session.get(INVITES, {}).get(str(game.pk))
+    return token
+
+
+def _visible_game(request: HttpRequest, pk: int) -> Game:
+    """The game, if the viewer may see it; a private game is a 404 to anyone else, so
+    its existence is not revealed."""
+    game = get_object_or_404(Game.objects.select_related("creator", "to_move", "winner"), pk=pk)
+    if not services.can_see(game, request.user, _invite_token(request, game)):
+        raise Http404("No such game.")
+    return game
+
+
+def _game_url(game: Game, **query: str) -> str:
+    url = reverse("games:detail", args=[game.pk])
+    return f"{url}?{urlencode(query)}" if query else url
+
+
+def _seats(game: Game) -> list[Seat]:
+    return list(game.seats.select_related("user__profile").order_by("number"))
+
+
+def player_names(seats: list[Seat]) -> dict[str, str]:
+    """Engine player name (the home colour) -> 'Display name (colour)'."""
+    return {s.player_name: f"{s.display_name} ({s.player_name})" for s in seats if s.home}
+
+
+def duration_text(duration: timedelta) -> str:
+    minutes = int(duration.total_seconds() // 60)
+    days, minutes = divmod(minutes, 24 * 60)
+    hours, minutes = divmod(minutes, 60)
+    parts = [
+        f"{n} {unit}{'' if n == 1 else 's'}"
+        for n, unit in ((days, "day"), (hours, "hour"), (minutes, "minute"))
+        if n
+    ]
+    return ", ".join(parts) or "less than a minute"
+
+
+def _board(game: Game) -> Board:
+    return BOARDS[game.board]
+
+
+def position_context(board: Board, state: State | None, names: dict[str, str]) -> dict[str, Any]:
+    """The board picture, the same position as a table, and each player's supply."""
+    pieces = boardview.pieces_of(state) if state is not None else {}
+    rows = []
+    for c, members in enumerate(board.continent_territories):
+        for t in members:
+            tid = board.territories[t]
+            piece = pieces.get(tid)
+            rows.append(
+                {
+                    "territory": board.territory_names[t],
+                    "continent": board.continent_names[c],
+                    "owner": names.get(piece.player, piece.player) if piece else "",
+                    "size": piece.size if piece else "",
+                }
+            )
+    supplies = []
+    if state is not None:
+        for i, player in enumerate(state.players):
+            supplies.append(
+                {
+                    "player": names.get(player.name, player.name),
+                    "out": i in state.eliminated,
+                    "small": state.supply(i, 1),
+                    "medium": state.supply(i, 2),
+                    "large": state.supply(i, 3),
+                }
+            )
+    return {
+        "board": board,
+        "board_svg": boardview.board_svg(board, pieces, names),
+        "reconstructed": boardview.has_reconstructed_routes(board),
+        "territory_rows": rows,
+        "supplies": supplies,
+    }
+
+
+def _seat_rows(game: Game, seats: list[Seat], state: State | None) -> list[dict[str, Any]]:
+    board = _board(game)
+    eliminated = {state.players[p].name for p in state.eliminated} if state else set()
+    rows = []
+    for seat in seats:
+        if game.status == Game.Status.OPEN:
+            status = "waiting for the start"
+        elif game.winner_id == seat.pk:
+            status = "winner"
+        elif seat.player_name in eliminated:
+            status = "eliminated"
+        elif game.status in (Game.Status.SETUP, Game.Status.PLAY):
+            status = "in game"
+        else:
+            status = game.get_status_display().lower()
+        if seat.rank is not None:
+            status += f" (rank {seat.rank})"
+        home = (
+            board.continent_names[board.continent_index[seat.home]]
+            if seat.home in board.continent_index
+            else ""
+        )
+        rows.append(
+            {
+                "seat": seat,
+                "name": seat.display_name,
+                "color": seat.player_name,
+                "css_color": boardview.safe_color(seat.player_name) if seat.home else "",
+                "home": home,
+                "status": status,
+                "waiting": game.to_move_id == seat.pk and game.is_active,
+            }
+        )
+    return rows
+
+
+def _log(game: Game, seats: list[Seat], names: dict[str, str]) -> list[dict[str, Any]]:
+    by_id = {s.pk: s for s in seats}
+    board = _board(game)
+    entries = []
+    for move in game.moves.order_by("number"):
+        seat = by_id[move.seat_id]
+        words = describe.describe_move(board, move.action, seat.player_name, move.events, names)
+        entries.append({"move": move, "words": words, "source": move.get_source_display()})
+    return entries
+
+
+def _decision(
+    request: HttpRequest, game: Game, my_seat: Seat | None, state: State | None, names: Any
+) -> dict[str, Any] | None:
+    """The decision form, for the seat whose decision it is, and only for them."""
+    if (
+        my_seat is None
+        or state is None
+        or not game.is_active
+        or game.is_paused
+        or game.to_move_id != my_seat.pk
+    ):
+        return None
+    groups = describe.choices(state, names)
+    legal = {c.action for g in groups for c in g.choices}
+    confirm = request.GET.get("confirm", "")
+    return {
+        "groups": groups,
+        "turn": game.turn_number,
+        "confirm": confirm if confirm in legal else "",
+        "pending": state.pending is not None,
+    }
+
+
+# --- pages ---------------------------------------------------------------------------
+
+
+@require_GET
+def lobby(request: HttpRequest) -> HttpResponse:
+    with_seats = Game.objects.select_related("creator__profile").annotate(taken=Count("seats"))
+    open_games = list(
+        with_seats.filter(status=Game.Status.OPEN, is_public=True).order_by("created_at")
+    )
+    for game in open_games:
+        game.decision_text = duration_text(game.decision_time)
+    finished = with_seats.filter(status=Game.Status.OVER, is_public=True).order_by("-finished_at")[
+        :RECENT_FINISHED
+    ]
+    mine = []
+    if request.user.is_authenticated:
+        games = (
+            Game.objects.filter(Q(seats__user=request.user) | Q(creator=request.user))
+            .distinct()
+            .select_related("to_move__user__profile")
+            .order_by("-created_at")
+        )
+        for game in games:
+            to_move = game.to_move if game.is_active else None
+            mine.append(
+                {
+                    "game": game,
+                    "yours": to_move is not None and to_move.user_id == request.user.pk,
+                    "waiting_for": to_move.display_name if to_move else "",
+                }
+            )
+    return render(
+        request,
+        "games/lobby.html",
+        {"open_games": open_games, "finished": finished, "mine": mine},
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def create(request: HttpRequest) -> HttpResponse:
+    form = CreateGameForm(request.POST if request.method == "POST" else None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            game = services.create_game(request.user, **form.service_arguments())
+        except services.GameError as refusal:
+            form.add_error(None, str(refusal))
+        else:
+            messages.success(request, f"Your game “{game}” is open for players.")
+            if game.seats_wanted >= 5:
+                messages.warning(request, MANY_PLAYERS_WARNING)
+            return redirect(_game_url(game))
+    return render(request, "games/create.html", {"form": form})
+
+
+@require_GET
+def detail(request: HttpRequest, pk: int) -> HttpResponse:
+    game = _visible_game(request, pk)
+    seats = _seats(game)
+    names = player_names(seats)
+    state = services.state_of(game) if game.position else None
+    my_seat = services.seat_for(game, request.user)
+    user = request.user
+    organiser = user.is_authenticated and (user.is_staff or game.creator_id == user.pk)
+    is_open = game.status == Game.Status.OPEN
+    has_room = len(seats) < game.seats_wanted
+    choosing = game.home_assignment == Game.HomeAssignment.CHOOSE
+    context: dict[str, Any] = {
+        "game": game,
+        "seats": _seat_rows(game, seats, state),
+        "my_seat": my_seat,
+        "organiser": organiser,
+        "is_open": is_open,
+        "choosing": choosing,
+        "waiting_for": game.to_move if game.is_active else None,
+        "decision_time": duration_text(game.decision_time),
+        "start_lines": describe.describe_start(game.start_record, names),
+        "log": _log(game, seats, names),
+        "decision": _decision(request, game, my_seat, state, names),
+        "move_form": MoveForm(),
+        "pending_retreat": state.pending is not None if state else False,
+        **position_context(_board(game), state, names),
+    }
+    if is_open:
+        context["can_join"] = user.is_authenticated and my_seat is None and has_room
+        context["can_leave"] = my_seat is not None and game.creator_id != user.pk
+        context["join_form"] = JoinForm(game)
+        if organiser:
+            context["bot_form"] = AddBotForm(game) if has_room else None
+            context["can_start"] = len(seats) >= services.MIN_SEATS
+            if game.home_assignment == Game.HomeAssignment.ASSIGNED:
+                context["assign_form"] = AssignHomeForm(game)
+    if organiser and not game.is_public:
+        context["invite_url"] = request.build_absolute_uri(
+            reverse("games:invite", args=[game.invite_token])
+        )
+    return render(request, "games/detail.html", context)
+
+
+@login_required
+@require_POST
+def move(request: HttpRequest, pk: int) -> HttpResponse:
+    game = _visible_game(request, pk)
+    form = MoveForm(request.POST)
+    if not form.is_valid():
+        problems = "; ".join(e for errors in form.errors.values() for e in errors)
+        if "turn" in form.errors:
+            problems = "this form is damaged (its turn number is missing or wrong)"
+        messages.error(request, f"Your move was not accepted: {problems} {NOTHING_CHANGED}")
+        return redirect(_game_url(game))
+    text, turn = form.text, form.cleaned_data["turn"]
+    risky = _eliminating_action(game, request, text, turn)
+    if risky and not form.cleaned_data["confirm_elimination"]:
+        messages.error(
+            request,
+            f"“{describe.action_phrase(_board(game), risky)}” leaves your home continent "
+            "empty: it eliminates you (R15). Tick “I understand this eliminates me” to "
+            f"submit it. {NOTHING_CHANGED}",
+        )
+        return redirect(_game_url(game, confirm=risky) + "#decision")
+    try:
+        decision = services.submit_move(game.pk, request.user, text, turn, source="web")
+    except services.GameError as refusal:
+        messages.error(request, f"Your move was not accepted: {refusal}")
+        return redirect(_game_url(game))
+    if decision.duplicate:
+        messages.info(request, "Your decision for this turn was already recorded.")
+    else:
+        words = describe.action_phrase(_board(game), decision.move.action)
+        messages.success(request, f"Your decision was recorded: {words}.")
+    return redirect(_game_url(game))
+
+
+def _eliminating_action(game: Game, request: HttpRequest, text: str, turn: int) -> str | None:
+    """R15: the canonical action, if ``text`` is a decision that eliminates its player.
+
+    Only checked when the form is current and the viewer is the one to move; anything
+    else the service refuses with its own message.
+    """
+    seat = services.seat_for(game, request.user)
+    if (
+        seat is None
+        or not game.is_active
+        or game.to_move_id != seat.pk
+        or game.turn_number != turn
+        or not game.position
+    ):
+        return None
+    state = services.state_of(game)
+    try:
+        action = parse_action(state, text)
+    except IllegalAction:
+        return None
+    return action if describe.eliminates_mover(state, action) else None
+
+
+def _service_post(request: HttpRequest, pk: int, act: Callable[[Game], str]) -> HttpResponse:
+    """Run one service call for a POST; its refusal becomes an error message."""
+    game = _visible_game(request, pk)
+    try:
+        done = act(game)
+    except services.GameError as refusal:
+        messages.error(request, f"Refused: {refusal}. {NOTHING_CHANGED}")
+    else:
+        messages.success(request, done)
+    return redirect(_game_url(game))
+
+
+def _form_problem(form: Any) -> str:
+    return "; ".join(f"{e}" for errors in form.errors.values() for e in errors)
+
+
+@login_required
+@require_POST
+def join(request: HttpRequest, pk: int) -> HttpResponse:
+    def act(game: Game) -> str:
+        form = JoinForm(game, request.POST)
+        if not form.is_valid():
+            raise services.GameError(f"choose a free home continent ({_form_problem(form)})")
+        services.join_game(
+            game.pk, request.user, form.cleaned_data["home"] or None, _invite_token(request, game)
+        )
+        return f"You joined “{game}”."
+
+    return _service_post(request, pk, act)
+
+
+@login_required
+@require_POST
+def leave(request: HttpRequest, pk: int) -> HttpResponse:
+    def act(game: Game) -> str:
+        services.leave_game(game.pk, request.user)
+        return f"You left “{game}”."
+
+    return _service_post(request, pk, act)
+
+
+@login_required
+@require_POST
+def start(request: HttpRequest, pk: int) -> HttpResponse:
+    def act(game: Game) -> str:
+        services.start_game(game.pk, request.user)
+        return "The game has started: setup begins."
+
+    return _service_post(request, pk, act)
+
+
+@login_required
+@require_POST
+def cancel(request: HttpRequest, pk: int) -> HttpResponse:
+    def act(game: Game) -> str:
+        services.cancel_game(game.pk, request.user)
+        return "The game was cancelled."
+
+    return _service_post(request, pk, act)
+
+
+@login_required
+@require_POST
+def add_bot(request: HttpRequest, pk: int) -> HttpResponse:
+    def act(game: Game) -> str:
+        form = AddBotForm(game, request.POST)
+        if not form.is_valid():
+            raise services.GameError(f"the bot form is not complete ({_form_problem(form)})")
+        seat = services.add_bot(
+            game.pk, request.user, form.cleaned_data["bot"], form.cleaned_data["home"] or None
+        )
+        return f"{seat.display_name} took a seat."
+
+    return _service_post(request, pk, act)
+
+
+@login_required
+@require_POST
+def assign_home(request: HttpRequest, pk: int) -> HttpResponse:
+    def act(game: Game) -> str:
+        form = AssignHomeForm(game, request.POST)
+        if not form.is_valid():
+            raise services.GameError(f"choose a seat and a continent ({_form_problem(form)})")
+        services.assign_home(
+            game.pk, request.user, form.cleaned_data["seat"], form.cleaned_data["home"]
+        )
+        return "The home continent was assigned."
+
+    return _service_post(request, pk, act)
+
+
+@require_GET
+def invite(request: HttpRequest, token: str) -> HttpResponse:
+    """Remember the invite in the session, so the private game shows to this visitor."""
+    game = get_object_or_404(Game, invite_token=token)
+    invites = dict(request.session.get(INVITES, {}))
+    invites[str(game.pk)] = token
+    request.session[INVITES] = invites
+    return redirect(_game_url(game))
+
+
+@require_GET
+def replay(request: HttpRequest, pk: int) -> HttpResponse:
+    game = _visible_game(request, pk)
+    if not game.start_record:
+        messages.info(request, "This game has not started: there is nothing to replay yet.")
+        return redirect(_game_url(game))
+    states = services.replay(game)
+    last = len(states) - 1
+    try:
+        step = min(max(int(request.GET.get("step", "0")), 0), last)
+    except ValueError:
+        step = 0
+    seats = _seats(game)
+    names = player_names(seats)
+    move_at, state = states[step]
+    words = None
+    if move_at is not None:
+        seat = next(s for s in seats if s.pk == move_at.seat_id)
+        words = describe.describe_move(
+            _board(game), move_at.action, seat.player_name, move_at.events, names
+        )
+    url = reverse("games:replay", args=[game.pk])
+    steps = {"first": 0, "previous": max(step - 1, 0), "next": min(step + 1, last), "last": last}
+    return render(
+        request,
+        "games/replay.html",
+        {
+            "game": game,
+            "step": step,
+            "last": last,
+            "move": move_at,
+            "words": words,
+            "links": {key: f"{url}?step={value}" for key, value in steps.items()},
+            "start_lines": describe.describe_start(game.start_record, names),
+            **position_context(_board(game), state, names),
+        },
+    )
+
+
+@require_GET
+def record(request: HttpRequest, pk: int) -> HttpResponse:
+    """The game record (R30) as a JSON download: positions, moves and their dice."""
+    game = _visible_game(request, pk)
+    if not game.start_record:
+        raise Http404("This game has not started: it has no record yet.")
+    response = JsonResponse(services.game_record(game), json_dumps_params={"indent": 2})
+    response["Content-Disposition"] = f'attachment; filename="ww5-game-{game.pk}.json"'
+    return response

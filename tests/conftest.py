@@ -7,7 +7,7 @@ CI (CI=true) it fails instead, because CI promises those services.
 
 import os
 import socket
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from urllib.parse import urlsplit
 
 import pytest
@@ -81,3 +81,22 @@ def redis_url() -> str:
     url = os.environ.get("REDIS_URL", "")
     require_service("Redis", redis_address(url), REDIS_HOW_TO)
     return url
+
+
+@pytest.fixture(autouse=True)
+def tasks_in_process(request: pytest.FixtureRequest) -> Iterator[None]:
+    """Celery tasks run inside the caller, as on the embedded default without a broker.
+
+    bin/test sets REDIS_URL when Redis answers, which would otherwise queue tasks for a
+    worker that most tests do not start. Tests marked ``celery_worker`` keep the broker.
+    """
+    if request.node.get_closest_marker("celery_worker"):
+        yield
+        return
+    from ww5site.celery import app
+
+    keys = ("task_always_eager", "task_eager_propagates")
+    saved = {key: app.conf[key] for key in keys}
+    app.conf.update(dict.fromkeys(keys, True))
+    yield
+    app.conf.update(saved)

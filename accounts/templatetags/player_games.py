@@ -1,0 +1,44 @@
+"""The signed-in player's active games, for the home page."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from django import template
+
+from games.models import Game
+
+register = template.Library()
+
+
+@dataclass(frozen=True)
+class ActiveGame:
+    game: Game
+    your_decision: bool
+    waiting_for: str
+
+
+@register.simple_tag
+def active_games_of(user: Any) -> list[ActiveGame]:
+    """Games in setup or play where the user has a seat, the ones waiting for them first."""
+    if user is None or not user.is_authenticated:
+        return []
+    games = (
+        Game.objects.filter(seats__user=user, status__in=[Game.Status.SETUP, Game.Status.PLAY])
+        .select_related("to_move__user__profile")
+        .order_by("-started_at", "-pk")
+    )
+    rows = [_row(game, user) for game in games]
+    return sorted(rows, key=lambda row: not row.your_decision)
+
+
+def _row(game: Game, user: Any) -> ActiveGame:
+    seat = game.to_move
+    if game.is_paused:
+        return ActiveGame(game, False, "no one: the game is paused")
+    if seat is None:
+        return ActiveGame(game, False, "no one yet")
+    if seat.user_id == user.pk:
+        return ActiveGame(game, True, "you")
+    return ActiveGame(game, False, seat.display_name)

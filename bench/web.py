@@ -1,0 +1,231 @@
+"""Web benchmark: accepted moves per second through the real server, over HTTP.
+
+    .venv/bin/python -m bench.web [--seconds 10] [--clients 1 8] [--workers 4]
+
+Starts gunicorn on 127.0.0.1 with production settings against a local PostgreSQL
+database (``ww5_bench``, created if missing), seats two players in each of many games,
+and lets N client threads post legal moves (``POST /games/<id>/move/``) as fast as
+they can for a fixed time. Each client owns its games: before a move it reads the
+position the server stored, picks a legal action with the engine and posts it with
+the right player's session. Prints accepted moves per second and the p50/p95 latency
+of the POSTs. Only loopback addresses are used, and every loop is bounded in time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.client
+import os
+import random
+import statistics
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlencode
+
+ROOT = Path(__file__).resolve().parent.parent
+DATABASE = "postgres://postgres@127.0.0.1:5432/ww5_bench"
+DATABASE_URL = os.environ.get("BENCH_DATABASE_URL", DATABASE)
+CSRF = "b" * 32  # a CSRF secret: the cookie and the header carry the same value
+
+
+def server_env(database_url: str) -> dict[str, str]:
+    env = dict(os.environ)
+    env.update(
+        DATABASE_URL=database_url,
+        DJANGO_DEBUG="0",
+        DJANGO_SECRET_KEY="bench-" + "x" * 50,
+        DJANGO_ALLOWED_HOSTS="127.0.0.1,localhost",
+        DJANGO_SECURE_SSL_REDIRECT="0",
+        DJANGO_SETTINGS_MODULE="ww5site.settings",
+    )
+    env.pop("REDIS_URL", None)  # bots are not seated: no task does any work
+    return env
+
+
+def create_database(url: str) -> None:
+    import psycopg
+
+    name = url.rsplit("/", 1)[1]
+    with psycopg.connect(url.rsplit("/", 1)[0] + "/postgres", autocommit=True) as conn:
+        exists = conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", [name]).fetchone()
+        if not exists:
+            conn.execute(f'CREATE DATABASE "{name}"')
+
+
+def prepare(games: int) -> list[dict[str, Any]]:
+    """Make ``games`` started 2-player games; return each with its players' sessions."""
+    import django
+
+    django.setup()
+    from django.conf import settings
+    from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
+    from django.contrib.auth.models import User
+    from django.contrib.sessions.backends.db import SessionStore
+
+    from games import services
+    from games.models import Game
+
+    Game.objects.all().delete()
+
+    def session(user: User) -> str:
+        store = SessionStore()
+        store[SESSION_KEY] = str(user.pk)
+        store[BACKEND_SESSION_KEY] = settings.AUTHENTICATION_BACKENDS[0]
+        store[HASH_SESSION_KEY] = user.get_session_auth_hash()
+        store.create()
+        assert store.session_key is not None
+        return store.session_key
+
+    made = []
+    for i in range(games):
+        a, _ = User.objects.get_or_create(username=f"bench-a{i}")
+        b, _ = User.objects.get_or_create(username=f"bench-b{i}")
+        game = services.create_game(a, name=f"bench {i}", home="north-america")
+        services.join_game(game.pk, b, home="europe")
+        made.append({"id": game.pk, "sessions": {a.pk: session(a), b.pk: session(b)}})
+    return made
+
+
+class Client(threading.Thread):
+    def __init__(self, port: int, games: list[dict[str, Any]], until: float, seed: int) -> None:
+        super().__init__(daemon=True)
+        self.port, self.games, self.until = port, games, until
+        self.rng = random.Random(seed)
+        self.latencies: list[float] = []
+        self.accepted = 0
+        self.refused = 0
+
+    def run(self) -> None:
+        import psycopg
+
+        from games.engine import legal_actions, load_position
+
+        http_conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
+        with psycopg.connect(DATABASE_URL) as db:
+            turns = {g["id"]: -1 for g in self.games}
+            i = 0
+            while time.monotonic() < self.until and self.games:
+                game = self.games[i % len(self.games)]
+                i += 1
+                row = db.execute(
+                    "SELECT g.position, g.turn_number, g.status, s.user_id FROM games_game g "
+                    "LEFT JOIN games_seat s ON s.id = g.to_move_id WHERE g.id = %s",
+                    [game["id"]],
+                ).fetchone()
+                db.commit()
+                assert row is not None
+                position, turn, status, user_id = row
+                if turns[game["id"]] >= 0:
+                    if turn > turns[game["id"]]:
+                        self.accepted += 1
+                    else:
+                        self.refused += 1
+                if status not in ("setup", "play"):
+                    self.games.remove(game)
+                    continue
+                action = self.rng.choice(legal_actions(load_position(position)))
+                body = urlencode({"action": action, "turn": turn})
+                headers = {
+                    "Content-Type": "application/x-www-form-urlencoded",
+                    "Cookie": f"sessionid={game['sessions'][user_id]}; csrftoken={CSRF}",
+                    "X-CSRFToken": CSRF,
+                    "Host": "127.0.0.1",
+                }
+                start = time.perf_counter()
+                http_conn.request("POST", f"/games/{game['id']}/move/", body, headers)
+                response = http_conn.getresponse()
+                response.read()
+                self.latencies.append(time.perf_counter() - start)
+                if response.status >= 400:
+                    raise RuntimeError(f"HTTP {response.status} for {action!r}")
+                turns[game["id"]] = turn
+        http_conn.close()
+
+
+def percentile(values: list[float], fraction: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
+
+
+def measure(port: int, games: list[dict[str, Any]], clients: int, seconds: float) -> str:
+    until = time.monotonic() + seconds
+    share = [games[i::clients] for i in range(clients)]
+    threads = [Client(port, share[i], until, seed=i) for i in range(clients)]
+    start = time.monotonic()
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(seconds + 60)
+    elapsed = time.monotonic() - start
+    latencies = [x for t in threads for x in t.latencies]
+    accepted = sum(t.accepted for t in threads)
+    refused = sum(t.refused for t in threads)
+    return (
+        f"{clients} client(s): {accepted} accepted moves in {elapsed:.1f} s = "
+        f"{accepted / elapsed:.0f} moves/s; POST latency p50 "
+        f"{statistics.median(latencies) * 1000:.1f} ms, p95 "
+        f"{percentile(latencies, 0.95) * 1000:.1f} ms; {refused} refused"
+    )
+
+
+def wait_for(port: int, process: subprocess.Popen[bytes]) -> None:
+    for _ in range(100):
+        if process.poll() is not None:
+            raise RuntimeError("gunicorn stopped")
+        try:
+            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=2)
+            conn.request("GET", "/", headers={"Host": "127.0.0.1"})
+            conn.getresponse().read()
+            return
+        except OSError:
+            time.sleep(0.2)
+    raise RuntimeError("gunicorn did not answer")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=10.0)
+    parser.add_argument("--clients", type=int, nargs="+", default=[1, 8])
+    parser.add_argument("--workers", type=int, default=4)
+    parser.add_argument("--games", type=int, default=400)
+    parser.add_argument("--port", type=int, default=8765)
+    args = parser.parse_args()
+
+    create_database(DATABASE_URL)
+    env = server_env(DATABASE_URL)
+    os.environ.update(env)
+    python = sys.executable
+    subprocess.run(
+        [python, "manage.py", "migrate", "--noinput", "-v0"], cwd=ROOT, env=env, check=True
+    )
+    server = subprocess.Popen(
+        [
+            str(Path(python).with_name("gunicorn")),
+            "ww5site.wsgi:application",
+            "--workers",
+            str(args.workers),
+            "--bind",
+            f"127.0.0.1:{args.port}",
+            "--log-level",
+            "warning",
+        ],
+        cwd=ROOT,
+        env=env,
+    )
+    try:
+        wait_for(args.port, server)
+        print(f"gunicorn, {args.workers} sync workers, PostgreSQL, {os.cpu_count()} cores")
+        for clients in args.clients:
+            games = prepare(args.games)
+            print(measure(args.port, games, clients, args.seconds), flush=True)
+    finally:
+        server.terminate()
+        server.wait(10)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,177 @@
+"""Forms of the game pages. They only check input; the services make the changes."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+from django import forms
+
+from games.engine import BOARDS
+from games.engine.bots import BOTS
+from games.models import Game
+from games.services import MAX_SEATS, MIN_SEATS
+
+MAX_HOURS = 24 * 30
+MANY_PLAYERS_WARNING = (
+    "Five or six players (R3): expect a long game. With six, every continent has a "
+    "player, so no one can win until someone is eliminated."
+)
+
+
+def continent_choices(board_id: str, taken: set[str] | None = None) -> list[tuple[str, str]]:
+    board = BOARDS.get(board_id) or BOARDS["original"]
+    taken = taken or set()
+    return [
+        (cid, f"{name} ({color})")
+        for cid, name, color in zip(
+            board.continents, board.continent_names, board.continent_colors, strict=True
+        )
+        if cid not in taken
+    ]
+
+
+def all_continent_choices() -> list[tuple[str, str]]:
+    """The continents of every board (they share one map)."""
+    seen: dict[str, str] = {}
+    for board_id in sorted(BOARDS):
+        for cid, label in continent_choices(board_id):
+            seen.setdefault(cid, label)
+    return list(seen.items())
+
+
+class CreateGameForm(forms.Form):
+    name = forms.CharField(max_length=80, required=False, help_text="Optional.")
+    seats = forms.TypedChoiceField(
+        label="Players",
+        coerce=int,
+        choices=[(n, str(n)) for n in range(MIN_SEATS, MAX_SEATS + 1)],
+        initial=2,
+        help_text=MANY_PLAYERS_WARNING,
+    )
+    board = forms.ChoiceField(
+        choices=[(board_id, board.name) for board_id, board in sorted(BOARDS.items())],
+        initial="original",
+    )
+    setup_mode = forms.ChoiceField(
+        label="Setup", choices=Game.SetupMode.choices, initial=Game.SetupMode.STRICT
+    )
+    retreat_into_origin = forms.BooleanField(
+        label="House variant: a beaten piece may retreat into the attacker's territory",
+        required=False,
+        help_text="Off by default, and never used in rated or tournament play (R19).",
+    )
+    home_assignment = forms.ChoiceField(
+        label="Home continents",
+        choices=Game.HomeAssignment.choices,
+        initial=Game.HomeAssignment.CHOOSE,
+        widget=forms.RadioSelect,
+    )
+    home = forms.ChoiceField(
+        label="Your home continent",
+        choices=[("", "—")] + all_continent_choices(),
+        required=False,
+        help_text="When players choose their homes, you choose first.",
+    )
+    decision_hours = forms.DecimalField(
+        label="Time allowed per decision (hours)",
+        initial=48,
+        min_value=0,
+        max_value=MAX_HOURS,
+        decimal_places=3,
+        help_text="At least a minute (0.017 hours).",
+    )
+    is_public = forms.BooleanField(
+        label="Public: listed in the lobby and open to anyone",
+        required=False,
+        initial=True,
+        help_text="A private game is joined through its invite link.",
+    )
+
+    def clean_decision_hours(self) -> Any:
+        hours = self.cleaned_data["decision_hours"]
+        if timedelta(hours=float(hours)) < timedelta(minutes=1):
+            raise forms.ValidationError("Allow at least a minute (0.017 hours) per decision.")
+        return hours
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        choosing = data.get("home_assignment") == Game.HomeAssignment.CHOOSE
+        if choosing and not data.get("home"):
+            self.add_error("home", "Players choose their homes: choose yours.")
+        board = data.get("board")
+        if data.get("home") and board and data["home"] not in BOARDS[board].continent_index:
+            self.add_error("home", "That continent is not on this board.")
+        return data
+
+    def service_arguments(self) -> dict[str, Any]:
+        data = self.cleaned_data
+        choosing = data["home_assignment"] == Game.HomeAssignment.CHOOSE
+        return {
+            "name": data["name"],
+            "seats": data["seats"],
+            "board": data["board"],
+            "setup_mode": data["setup_mode"],
+            "retreat_into_origin": data["retreat_into_origin"],
+            "home_assignment": data["home_assignment"],
+            "decision_time": timedelta(hours=float(data["decision_hours"])),
+            "is_public": data["is_public"],
+            "home": data["home"] if choosing else None,
+        }
+
+
+def _taken(game: Game) -> set[str]:
+    return {seat.home for seat in game.seats.all() if seat.home}
+
+
+class JoinForm(forms.Form):
+    home = forms.ChoiceField(label="Your home continent", required=False)
+
+    def __init__(self, game: Game, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.game = game
+        self.fields["home"].choices = continent_choices(game.board, _taken(game))
+        self.fields["home"].required = game.home_assignment == Game.HomeAssignment.CHOOSE
+
+
+class AddBotForm(JoinForm):
+    bot = forms.ChoiceField(label="Bot")
+
+    def __init__(self, game: Game, *args: Any, **kwargs: Any) -> None:
+        super().__init__(game, *args, **kwargs)
+        self.fields["home"].label = "The bot's home continent"
+        self.fields["bot"].choices = [(key, f"{key.capitalize()} bot") for key in sorted(BOTS)]
+
+
+class AssignHomeForm(forms.Form):
+    seat = forms.TypedChoiceField(coerce=int)
+    home = forms.ChoiceField(label="Home continent")
+
+    def __init__(self, game: Game, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["seat"].choices = [
+            (seat.pk, f"Seat {seat.number}: {seat.display_name}") for seat in game.seats.all()
+        ]
+        self.fields["home"].choices = continent_choices(game.board)
+
+
+class MoveForm(forms.Form):
+    """A decision: a canonical action from the list, or typed notation (which wins)."""
+
+    action = forms.CharField(required=False, max_length=200)
+    notation = forms.CharField(required=False, max_length=200, label="Or type your move")
+    turn = forms.IntegerField(min_value=0, widget=forms.HiddenInput)
+    confirm_elimination = forms.BooleanField(
+        required=False, label="I understand this eliminates me"
+    )
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        if not (data.get("notation") or "").strip() and not (data.get("action") or "").strip():
+            raise forms.ValidationError("Choose an action or type your move.")
+        return data
+
+    @property
+    def text(self) -> str:
+        data = self.cleaned_data
+        return (data.get("notation") or "").strip() or (data.get("action") or "").strip()

@@ -1,0 +1,208 @@
+"""Real races on PostgreSQL: threads, each with its own connection, released together.
+
+The services lock the game row (``select_for_update``) before every change, so racing
+requests run one after the other and each later one sees what the earlier did. SQLite
+has no row locks, so these tests need PostgreSQL (the ``postgres`` fixture skips
+without it, and fails under CI).
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import partial
+from typing import Any
+
+import pytest
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import connection
+from django.db.backends.base.base import BaseDatabaseWrapper
+
+from games import engine, services
+from games.models import Game, Move
+from games.services import Decision, GameError, StaleForm
+from tests.games import factories
+from tests.games.factories import STRICT_SETUP, LoadedDice, make_user, play, seated_game
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+alice = factories.alice
+bob = factories.bob
+olga = factories.olga
+dice = factories.dice
+
+User = AbstractBaseUser
+MOVED_ON = "the game has moved on since this form was made: nothing was changed"
+
+
+@dataclass
+class Outcome:
+    value: Any = None
+    error: BaseException | None = None
+
+
+def race(calls: list[Callable[[], Any]]) -> list[Outcome]:
+    """Run every call in its own thread, all released at the same moment."""
+    barrier = threading.Barrier(len(calls))
+    outcomes = [Outcome() for _ in calls]
+
+    def run(index: int) -> None:
+        try:
+            connection.ensure_connection()  # this thread's own connection, opened first
+            barrier.wait(timeout=30)
+            outcomes[index].value = calls[index]()
+        except BaseException as error:  # reported to the test, never lost in a thread
+            outcomes[index].error = error
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(len(calls))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    assert not any(thread.is_alive() for thread in threads), "a racing call never finished"
+    return outcomes
+
+
+@pytest.fixture
+def duel(
+    postgres: BaseDatabaseWrapper,
+    dice: LoadedDice,
+    alice: User,
+    bob: User,
+) -> Game:
+    """alice (blue) against bob (purple) after the strict setup: alice to move (turn 6)."""
+    return play(seated_game(dice, [alice, bob]), *STRICT_SETUP)
+
+
+def test_twenty_identical_submissions_are_applied_exactly_once(duel: Game, alice: User) -> None:
+    expected = engine.dump_position(engine.apply_action(services.state_of(duel), "grow alaska")[0])
+
+    outcomes = race(
+        [partial(services.submit_move, duel.pk, alice, "grow alaska", 6) for _ in range(20)]
+    )
+
+    assert [o.error for o in outcomes] == [None] * 20
+    decisions: list[Decision] = [o.value for o in outcomes]
+    assert sorted(d.duplicate for d in decisions) == [False] + [True] * 19
+    assert Move.objects.filter(game=duel).count() == 7
+    applied = Move.objects.get(game=duel, number=7)
+    assert {d.move.pk for d in decisions} == {applied.pk}
+    duel.refresh_from_db()
+    assert duel.turn_number == 7 and duel.position == expected
+    assert services.rebuild_position(duel) is True
+
+
+# Five decisions in a row: who decides, the player's action, the organiser's. Both
+# actions of a round are legal whichever of the earlier rounds' actions was applied.
+ROUNDS = [
+    ("alice", "grow alaska", "grow canada"),
+    ("bob", "grow scandinavia", "grow southern-europe"),
+    ("alice", "move usa brazil", "move usa colombia"),
+    ("bob", "move western-europe northwest-africa", "move southern-europe northeast-africa"),
+    ("alice", "move alaska north-asia", "build usa"),
+]
+
+
+def test_a_player_and_an_organiser_racing_for_one_decision_give_one_move_and_one_refusal(
+    duel: Game, alice: User, bob: User, olga: User
+) -> None:
+    users = {"alice": alice, "bob": bob}
+    for turn, (name, own, organisers) in enumerate(ROUNDS, start=6):
+        user = users[name]
+
+        outcomes = race(
+            [
+                partial(services.submit_move, duel.pk, user, own, turn),
+                partial(services.move_on_behalf, duel.pk, olga, organisers, turn_number=turn),
+            ]
+        )
+
+        accepted = [o.value for o in outcomes if o.error is None]
+        refusals = [o.error for o in outcomes if o.error is not None]
+        assert len(accepted) == 1 and len(refusals) == 1, refusals
+        assert isinstance(refusals[0], StaleForm) and MOVED_ON in str(refusals[0])
+        assert Move.objects.filter(game=duel).count() == turn + 1
+        move = Move.objects.get(game=duel, number=turn + 1)
+        if isinstance(accepted[0], Decision):  # the player's went through
+            assert accepted[0].duplicate is False
+            assert (move.action, move.actor, move.source) == (own, user, "web")
+        else:
+            assert (move.action, move.actor, move.source) == (organisers, olga, "admin")
+    duel.refresh_from_db()
+    assert duel.turn_number == 11 and services.rebuild_position(duel) is True
+
+
+def test_two_tabs_sending_different_actions_for_one_turn_apply_only_one(
+    duel: Game, alice: User
+) -> None:
+    outcomes = race(
+        [
+            partial(services.submit_move, duel.pk, alice, "grow alaska", 6),
+            partial(services.submit_move, duel.pk, alice, "grow canada", 6),
+        ]
+    )
+
+    # The later tab is told that its turn was already decided, and by which move: the
+    # service reports it as a duplicate carrying the recorded move, not its own action.
+    assert [o.error for o in outcomes] == [None, None]
+    applied, other = sorted((o.value for o in outcomes), key=lambda d: d.duplicate)
+    assert (applied.duplicate, other.duplicate) == (False, True)
+    assert other.move.pk == applied.move.pk
+    assert Move.objects.filter(game=duel).count() == 7
+    move = Move.objects.get(game=duel, number=7)
+    assert move.action in ("grow alaska", "grow canada")
+    duel.refresh_from_db()
+    sizes = {t: duel.position["pieces"][t]["size"] for t in ("alaska", "canada")}
+    if move.action == "grow alaska":
+        assert sizes == {"alaska": "medium", "canada": "medium"}
+    else:
+        assert sizes == {"alaska": "small", "canada": "large"}
+    assert duel.turn_number == 7 and services.rebuild_position(duel) is True
+
+
+@pytest.mark.parametrize(
+    ("home_assignment", "refusal", "status"),
+    [
+        ("choose", "this game is no longer open", Game.Status.SETUP),
+        ("assigned", "this game is full", Game.Status.OPEN),
+    ],
+)
+def test_five_players_racing_for_the_last_seat_one_gets_it(
+    postgres: BaseDatabaseWrapper,
+    dice: LoadedDice,
+    alice: User,
+    django_user_model: Any,
+    home_assignment: str,
+    refusal: str,
+    status: str,
+) -> None:
+    game = services.create_game(
+        alice, seats=2, home="north-america", home_assignment=home_assignment
+    )
+    names = ["bob", "carol", "dave", "erin", "frank"]
+    homes = ["europe", "south-america", "africa", "asia", "australia"]
+    racers = [make_user(django_user_model, name) for name in names]
+
+    outcomes = race(
+        [
+            partial(services.join_game, game.pk, user, home=home)
+            for user, home in zip(racers, homes, strict=True)
+        ]
+    )
+
+    seated = [o.value for o in outcomes if o.error is None]
+    errors = [o.error for o in outcomes if o.error is not None]
+    assert len(seated) == 1 and len(errors) == 4
+    assert all(type(e) is GameError and str(e) == refusal for e in errors)
+    game.refresh_from_db()
+    assert game.seats.count() == 2
+    assert list(game.seats.values_list("user", flat=True)) == [alice.pk, seated[0].user_id]
+    assert game.status == status
+    if status == Game.Status.SETUP:  # started once: one roll, one first player
+        assert [e["type"] for e in game.start_record].count("first_player") == 1
+        assert game.turn_number == 0 and not game.moves.exists()
+    else:
+        assert game.start_record == [] and game.position is None

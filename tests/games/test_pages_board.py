@@ -1,0 +1,184 @@
+"""The board picture (SVG) and the same position as a table."""
+
+from __future__ import annotations
+
+import copy
+import json
+import re
+from importlib import resources
+
+import pytest
+from django.contrib.auth.models import AbstractBaseUser
+from django.test import Client
+from django.urls import reverse
+
+from games import boardview
+from games.engine import BOARDS, load_boards
+from games.models import Game
+from tests.games import test_pages_support as support
+
+pytestmark = pytest.mark.django_db
+
+alice, bob = support.alice, support.bob
+
+
+@pytest.fixture
+def game(alice: AbstractBaseUser, bob: AbstractBaseUser) -> Game:
+    """Setup done: alice (blue) has S Alaska, M Canada, L USA; bob (purple) has
+    S Scandinavia, M Southern Europe, L Western Europe."""
+    return support.set_up(support.started_game(alice, bob), alice, bob)
+
+
+def page(game: Game) -> str:
+    return Client().get(reverse("games:detail", args=[game.pk])).content.decode()
+
+
+def territory_group(content: str, tid: str) -> str:
+    start = content.index(f'id="territory-{tid}"')
+    return content[start : content.index("</g>", start)]
+
+
+def test_the_board_draws_all_18_territories_each_with_a_title(game: Game) -> None:
+    content = page(game)
+
+    groups = re.findall(r'<g class="territory" id="territory-([a-z-]+)"[^>]*><title>', content)
+    assert sorted(groups) == sorted(BOARDS["original"].territories)
+    assert len(groups) == 18
+
+
+def test_territories_are_grouped_by_continent(game: Game) -> None:
+    content = page(game)
+
+    for cid in BOARDS["original"].continents:
+        assert f'data-continent="{cid}"' in content
+    assert ">North America</text>" in content
+
+
+def test_only_reconstructed_routes_are_dashed_and_a_note_explains_them(game: Game) -> None:
+    content = page(game)
+    board = BOARDS["original"]
+
+    dashed = set(
+        re.findall(r'data-between="([a-z- ]+)" data-evidence="\w+" stroke-dasharray', content)
+    )
+    solid = set(re.findall(r'data-between="([a-z- ]+)" data-evidence="\w+">', content))
+    reconstructed = {" ".join(r.between) for r in board.routes if r.evidence == "reconstructed"}
+    assert dashed == reconstructed
+    assert solid == {" ".join(r.between) for r in board.routes} - reconstructed
+    assert "Dashed routes are reconstructed: they are a best fit" in content
+    assert "may differ from the printed board" in content
+
+
+def test_a_route_across_the_pacific_leaves_by_both_edges_of_the_map() -> None:
+    svg = boardview.board_svg(BOARDS["original"], {})
+
+    lines = re.findall(r'<line [^>]*data-between="alaska north-asia"', svg)
+    assert len(lines) == 2
+
+
+def test_each_piece_is_a_triangle_in_its_players_colour_with_a_label(game: Game) -> None:
+    content = page(game)
+
+    usa = territory_group(content, "usa")
+    assert "<title>USA (North America): Alice (blue)&#x27;s large</title>" in usa
+    assert 'fill="blue"' in usa
+    assert ">L blue</text>" in usa
+    europe = territory_group(content, "southern-europe")
+    assert 'fill="purple"' in europe and ">M purple</text>" in europe
+    assert "<title>Brazil (South America): empty</title>" in content
+
+
+def test_a_triangle_grows_with_its_pips(game: Game) -> None:
+    content = page(game)
+
+    def width(tid: str) -> float:
+        points = re.search(
+            r'<polygon class="piece" points="([^"]+)"', territory_group(content, tid)
+        )
+        assert points is not None
+        xs = [float(p.split(",")[0]) for p in points.group(1).split()]
+        return max(xs) - min(xs)
+
+    assert width("alaska") < width("canada") < width("usa")
+
+
+def test_the_position_table_lists_every_territory_with_owner_and_size(game: Game) -> None:
+    content = page(game)
+
+    table = content[content.index('<table class="position">') :]
+    table = table[: table.index("</table>")]
+    assert table.count("<tr><td>") == 18
+    assert "<tr><td>USA</td><td>North America</td><td>Alice (blue)</td><td>large</td></tr>" in table
+    assert "<tr><td>Brazil</td><td>South America</td><td>—</td><td>—</td></tr>" in table
+
+
+def test_each_players_supply_is_shown(game: Game) -> None:
+    content = page(game)
+
+    supplies = content[content.index('<table class="supplies">') :]
+    assert "<td>Alice (blue)</td><td>2</td><td>2</td><td>2</td>" in supplies
+    assert "<td>Bob (purple)</td><td>2</td><td>2</td><td>2</td>" in supplies
+
+
+def test_the_seats_show_name_colour_home_and_status(game: Game) -> None:
+    content = page(game)
+
+    seats = content[content.index('<table class="seats">') :]
+    seats = seats[: seats.index("</table>")]
+    assert "Alice" in seats and "blue" in seats and "North America" in seats
+    assert "Bob" in seats and "purple" in seats and "Europe" in seats
+    assert seats.count("in game") == 2
+
+
+def test_an_open_game_shows_the_empty_board(alice: AbstractBaseUser) -> None:
+    content = page(support.open_game(alice, board="balanced"))
+
+    assert content.count('<g class="territory"') == 18
+    assert '<polygon class="piece"' not in content
+    assert 'data-between="alaska scandinavia"' in content
+
+
+def _renamed_board() -> dict[str, object]:
+    """The packaged map with Australia's territories renamed to ids the layout lacks."""
+    data = json.loads(
+        resources.files("games.engine").joinpath("board.json").read_text(encoding="utf-8")
+    )
+    data = copy.deepcopy(data)
+    rename = {
+        "southwest-australia": "outback-west",
+        "east-australia": "outback-east",
+        "north-australia": "outback-north",
+    }
+    for territory in data["territories"]:
+        if territory["id"] in rename:
+            territory["id"] = rename[territory["id"]]
+            territory["name"] = territory["id"].replace("-", " ").title()
+            territory["aliases"] = []
+    for cont in data["continents"]:
+        cont["territories"] = [rename.get(t, t) for t in cont["territories"]]
+    for spec in data["boards"].values():
+        for route in spec["routes"]:
+            route["between"] = [rename.get(t, t) for t in route["between"]]
+    return data
+
+
+def test_a_board_with_unknown_territory_ids_still_draws_every_territory_on_the_picture() -> None:
+    board = load_boards(_renamed_board())["original"]
+
+    svg = boardview.board_svg(board, {})
+    points, height = boardview.layout(board)
+
+    assert svg.count('<g class="territory"') == 18
+    assert f'viewBox="0 0 {boardview.WIDTH} {height}"' in svg
+    assert height > boardview.MAP_HEIGHT
+    assert len(set(points.values())) == 18
+    for x, y in points.values():
+        assert 0 < x < boardview.WIDTH and 0 < y < height
+    assert points["usa"] == boardview.LAYOUT["usa"]
+    assert points["outback-west"][1] > boardview.MAP_HEIGHT
+
+
+def test_a_board_colour_that_is_not_a_plain_css_colour_is_drawn_gray() -> None:
+    assert boardview.safe_color("purple") == "purple"
+    assert boardview.safe_color("#a0b1c2") == "#a0b1c2"
+    assert boardview.safe_color('red" onload="alert(1)') == "gray"

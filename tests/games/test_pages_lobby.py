@@ -1,0 +1,197 @@
+"""The lobby and the new-game form."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+import pytest
+from django.contrib.auth.models import AbstractBaseUser
+from django.test import Client
+from django.urls import reverse
+
+from games import services
+from games.models import Game
+from tests.games import test_pages_support as support
+from tests.games.test_pages_support import client_for, messages_of
+
+pytestmark = pytest.mark.django_db
+
+alice, bob, carol = support.alice, support.bob, support.carol
+
+LOBBY = reverse("games:lobby")
+CREATE = reverse("games:create")
+
+
+def form_data(**changes: Any) -> dict[str, Any]:
+    data = {
+        "name": "Friday night",
+        "seats": "3",
+        "board": "pyramid-arcade",
+        "setup_mode": "casual",
+        "home_assignment": "choose",
+        "home": "africa",
+        "decision_hours": "12",
+        "is_public": "on",
+    }
+    data.update(changes)
+    return {key: value for key, value in data.items() if value is not None}
+
+
+# --- the lobby -----------------------------------------------------------------------
+
+
+def test_anyone_sees_the_open_public_games_with_their_seats_board_setup_and_creator(
+    alice: AbstractBaseUser, bob: AbstractBaseUser
+) -> None:
+    services.create_game(alice, name="Open table", seats=3, home="asia", setup_mode="casual")
+    services.create_game(bob, name="Secret table", is_public=False, home="europe")
+
+    content = Client().get(LOBBY).content.decode()
+
+    assert "Open table" in content
+    assert "1 of 3" in content
+    assert "Original (2008)" in content
+    assert "Casual" in content
+    assert "Alice" in content
+    assert "Secret table" not in content
+
+
+def test_the_viewer_sees_their_own_games_and_whose_decision_it_is(
+    alice: AbstractBaseUser, bob: AbstractBaseUser
+) -> None:
+    game = support.started_game(alice, bob)
+    private = services.create_game(bob, name="Bob private table", is_public=False, home="asia")
+
+    mine = client_for(alice).get(LOBBY).content.decode()
+    theirs = client_for(bob).get(LOBBY).content.decode()
+
+    assert str(game) in mine and "Your decision" in mine
+    assert "Waiting for Alice" in theirs
+    assert str(private) in theirs and str(private) not in mine
+
+
+def test_recent_finished_public_games_are_listed(
+    alice: AbstractBaseUser, bob: AbstractBaseUser
+) -> None:
+    game = support.started_game(alice, bob, name="Finished one")
+    Game.objects.filter(pk=game.pk).update(status=Game.Status.OVER)
+
+    content = Client().get(LOBBY).content.decode()
+
+    assert "Recently finished" in content
+    assert reverse("games:replay", args=[game.pk]) in content
+
+
+def test_an_empty_lobby_says_so() -> None:
+    content = Client().get(LOBBY).content.decode()
+
+    assert "No public game is waiting for players." in content
+    assert "Sign in" in content
+
+
+# --- the new-game form ---------------------------------------------------------------
+
+
+def test_creating_a_game_needs_a_signed_in_player() -> None:
+    response = Client().get(CREATE)
+
+    assert response.status_code == 302
+    assert response["Location"].startswith(reverse("account_login"))
+
+
+def test_an_anonymous_post_to_create_makes_no_game() -> None:
+    response = Client().post(CREATE, form_data())
+
+    assert response.status_code == 302
+    assert Game.objects.count() == 0
+
+
+def test_the_form_warns_about_five_and_six_players_and_labels_the_house_variant(
+    alice: AbstractBaseUser,
+) -> None:
+    content = client_for(alice).get(CREATE).content.decode()
+
+    assert "expect a long game" in content
+    assert "no one can win until someone is eliminated" in content
+    assert "never used in rated or tournament play" in content
+    assert 'name="retreat_into_origin"' in content
+    assert 'value="strict" selected' in content
+
+
+def test_a_new_game_is_created_with_the_chosen_options_and_opens_its_page(
+    alice: AbstractBaseUser,
+) -> None:
+    response = client_for(alice).post(CREATE, form_data())
+
+    game = Game.objects.get()
+    assert response.status_code == 302
+    assert response["Location"] == reverse("games:detail", args=[game.pk])
+    assert (game.name, game.seats_wanted, game.board, game.setup_mode) == (
+        "Friday night",
+        3,
+        "pyramid-arcade",
+        "casual",
+    )
+    assert game.decision_time == timedelta(hours=12)
+    assert game.is_public and not game.retreat_into_origin
+    assert game.seats.get().home == "africa"
+
+
+def test_a_private_game_with_the_house_variant_and_random_homes(
+    alice: AbstractBaseUser,
+) -> None:
+    client_for(alice).post(
+        CREATE,
+        form_data(is_public=None, retreat_into_origin="on", home_assignment="random", home=None),
+    )
+
+    game = Game.objects.get()
+    assert not game.is_public
+    assert game.retreat_into_origin
+    assert game.home_assignment == "random"
+    assert game.seats.get().home == ""
+
+
+def test_six_players_are_allowed_with_a_warning(alice: AbstractBaseUser) -> None:
+    response = client_for(alice).post(CREATE, form_data(seats="6"), follow=True)
+
+    assert Game.objects.get().seats_wanted == 6
+    assert any("no one can win until someone is eliminated" in m for m in messages_of(response))
+
+
+@pytest.mark.parametrize(
+    ("changes", "message"),
+    [
+        ({"decision_hours": "0.01"}, "Allow at least a minute"),
+        ({"home": ""}, "Players choose their homes: choose yours."),
+        ({"seats": "7"}, "Select a valid choice."),
+        ({"board": "moon"}, "Select a valid choice."),
+        ({"home_assignment": "bribe"}, "Select a valid choice."),
+    ],
+)
+def test_bad_input_shows_the_form_again_with_the_problem_and_makes_no_game(
+    alice: AbstractBaseUser, changes: dict[str, str], message: str
+) -> None:
+    response = client_for(alice).post(CREATE, form_data(**changes))
+
+    assert response.status_code == 200
+    assert message in response.content.decode()
+    assert Game.objects.count() == 0
+
+
+def test_a_minute_is_enough_time_per_decision(alice: AbstractBaseUser) -> None:
+    client_for(alice).post(CREATE, form_data(decision_hours="0.017"))
+
+    assert Game.objects.get().decision_time >= timedelta(minutes=1)
+
+
+def test_the_create_page_takes_get_and_post_only(alice: AbstractBaseUser) -> None:
+    response = client_for(alice).put(CREATE, form_data())
+
+    assert response.status_code == 405
+    assert Game.objects.count() == 0
+
+
+def test_the_lobby_refuses_a_post() -> None:
+    assert Client().post(LOBBY).status_code == 405
