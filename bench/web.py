@@ -67,8 +67,9 @@ def prepare(games: int) -> list[dict[str, Any]]:
     from django.contrib.sessions.backends.db import SessionStore
 
     from games import services
-    from games.models import Game
+    from games.models import Game, Move
 
+    Move.objects.all().delete()  # the move log protects its seats: it goes first
     Game.objects.all().delete()
 
     def session(user: User) -> str:
@@ -128,7 +129,7 @@ class Client(threading.Thread):
                     self.games.remove(game)
                     continue
                 action = self.rng.choice(legal_actions(load_position(position)))
-                body = urlencode({"action": action, "turn": turn})
+                body = urlencode({"action": action, "turn": turn, "confirm_elimination": "on"})
                 headers = {
                     "Content-Type": "application/x-www-form-urlencoded",
                     "Cookie": f"sessionid={game['sessions'][user_id]}; csrftoken={CSRF}",

@@ -15,7 +15,7 @@ from datetime import timedelta
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.db import IntegrityError, transaction
+from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
 
@@ -68,8 +68,16 @@ def state_of(game: Game) -> State:
     return engine.load_position(game.position)
 
 
+def seats_of(game: Game) -> list[Seat]:
+    """The game's seats, read once per game object (a locked game is a fresh object)."""
+    cached: list[Seat] | None = game.__dict__.get("_seat_list")
+    if cached is None:
+        cached = game.__dict__["_seat_list"] = list(game.seats.all())
+    return cached
+
+
 def seat_named(game: Game, player: str) -> Seat:
-    for seat in game.seats.all():
+    for seat in seats_of(game):
         if seat.player_name == player:
             return seat
     raise LookupError(f"no seat plays {player!r} in game {game.pk}")
@@ -195,6 +203,7 @@ def _add_seat(game: Game, user: AbstractBaseUser | None, bot: str, home: str | N
     seat = Seat.objects.create(
         game=game, number=number, user=user, bot=bot, home=_check_home(game, home)
     )
+    game.__dict__.pop("_seat_list", None)
     # An "assigned" game waits, full, for the organiser to assign homes and start it:
     # the last seat cannot have a home yet, so starting now could only fail.
     if (
@@ -299,8 +308,9 @@ def _start(game: Game) -> None:
     game.start_record = record
     game.status = Game.Status.SETUP
     game.started_at = now
+    game.save(update_fields=STARTED_FIELDS)
     _store(game, state, now)
-    transaction.on_commit(lambda: _after_decision(game.pk))
+    transaction.on_commit(lambda: _after_decision(game))
 
 
 # --- decisions -----------------------------------------------------------------------
@@ -316,7 +326,7 @@ def submit_move(
     """A player's decision, from a form made for ``turn_number``."""
     with transaction.atomic():
         game = _lock(game_id)
-        seat = game.seats.filter(user=user).first()
+        seat = next((s for s in seats_of(game) if s.user_id == user.pk), None)
         if seat is None:
             raise NotYourDecision("you have no seat in this game")
         if game.turn_number != turn_number:
@@ -353,7 +363,7 @@ def _apply(game: Game, seat: Seat, text: str, source: str, actor: AbstractBaseUs
         raise GameError(str(refusal)) from None
     move = _log(game, seat, action, dice.rolled, events, source, actor)
     _store(game, after, move.created_at)
-    transaction.on_commit(lambda: _after_decision(game.pk))
+    transaction.on_commit(lambda: _after_decision(game))
     return move
 
 
@@ -366,22 +376,33 @@ def _log(
     source: str,
     actor: AbstractBaseUser | None,
 ) -> Move:
-    try:
-        with transaction.atomic():
-            move = Move.objects.create(
-                game=game,
-                number=game.turn_number + 1,
-                seat=seat,
-                action=action,
-                dice=dice,
-                events=events,
-                source=source,
-                actor=actor,
-            )
-    except IntegrityError:  # only possible if the row lock was bypassed
-        raise StaleForm("this turn was already played") from None
+    # The unique (game, number) constraint backs up the row lock: were the lock ever
+    # bypassed, the second insert fails and its whole transaction rolls back.
+    move = Move.objects.create(
+        game=game,
+        number=game.turn_number + 1,
+        seat=seat,
+        action=action,
+        dice=dice,
+        events=events,
+        source=source,
+        actor=actor,
+    )
     game.turn_number = move.number
     return move
+
+
+# What a decision changes on the game row (its start also sets the STARTED_FIELDS).
+STORED_FIELDS = [
+    "position",
+    "turn_number",
+    "to_move",
+    "status",
+    "deadline",
+    "finished_at",
+    "winner",
+]
+STARTED_FIELDS = ["seats_wanted", "start_record", "started_at"]
 
 
 def _store(game: Game, state: State, now: Any) -> None:
@@ -401,7 +422,7 @@ def _store(game: Game, state: State, now: Any) -> None:
     else:
         game.status = Game.Status.PLAY if state.phase == "play" else Game.Status.SETUP
         game.deadline = now + game.decision_time
-    game.save()
+    game.save(update_fields=STORED_FIELDS)
 
 
 def _rank_seats(game: Game, state: State) -> None:
@@ -440,10 +461,13 @@ def _rank_seats(game: Game, state: State) -> None:
         rank += len(group)
 
 
-def _after_decision(game_id: int) -> None:
+def _after_decision(game: Game) -> None:
+    """After commit: if a bot seat's decision is due, let the bots play."""
     from games.tasks import play_bots
 
-    play_bots.delay(game_id)
+    seat = game.to_move
+    if game.is_active and not game.is_paused and seat is not None and seat.bot:
+        play_bots.delay(game.pk)
 
 
 def play_bot_turns(game_id: int, limit: int = 200) -> int:
@@ -459,7 +483,9 @@ def play_bot_turns(game_id: int, limit: int = 200) -> int:
             action = BOTS[seat.bot](state_of(game), rng)
             _apply_quietly(game, seat, action, Move.Source.BOT, None)
         played += 1
-    _after_decision(game_id)  # a long run of bot turns continues in a fresh task
+    from games.tasks import play_bots
+
+    play_bots.delay(game_id)  # a long run of bot turns continues in a fresh task
     return played
 
 
@@ -518,7 +544,7 @@ def forfeit_seat(game_id: int, by: AbstractBaseUser | None, seat_id: int, source
             raise GameError(str(refusal)) from None
         move = _log(game, seat, f"forfeit {seat.player_name}", [], events, source, by)
         _store(game, after, move.created_at)
-        transaction.on_commit(lambda: _after_decision(game.pk))
+        transaction.on_commit(lambda: _after_decision(game))
         return move
 
 
@@ -543,7 +569,7 @@ def resume_game(game_id: int, by: AbstractBaseUser) -> None:
             game.deadline += timezone.now() - game.paused_at
         game.paused_at = None
         game.save(update_fields=["paused_at", "deadline"])
-    transaction.on_commit(lambda: _after_decision(game_id))
+        transaction.on_commit(lambda: _after_decision(game))
 
 
 def extend_deadline(game_id: int, by: AbstractBaseUser, extra: timedelta) -> None:

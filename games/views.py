@@ -329,11 +329,11 @@ def _eliminating_action(game: Game, request: HttpRequest, text: str, turn: int) 
     Only checked when the form is current and the viewer is the one to move; anything
     else the service refuses with its own message.
     """
-    seat = services.seat_for(game, request.user)
+    waiting_for = game.to_move  # joined by _visible_game: no query
     if (
-        seat is None
+        waiting_for is None
+        or waiting_for.user_id != request.user.pk
         or not game.is_active
-        or game.to_move_id != seat.pk
         or game.turn_number != turn
         or not game.position
     ):
