@@ -43,6 +43,7 @@ def server_env(database_url: str) -> dict[str, str]:
         DJANGO_SETTINGS_MODULE="ww5site.settings",
     )
     env.pop("REDIS_URL", None)  # bots are not seated: no task does any work
+    env.setdefault("CACHE_URL", "redis://127.0.0.1:6379/14")  # sessions read from Redis
     return env
 
 
@@ -147,12 +148,40 @@ class Client(threading.Thread):
         http_conn.close()
 
 
+def cpu_seconds(pids: list[int]) -> float:
+    """User + system CPU time of these processes so far (Linux /proc)."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    total = 0
+    for pid in pids:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += int(fields[11]) + int(fields[12])
+    return total / ticks
+
+
+def processes(name: str) -> list[int]:
+    pids = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                if (entry / "comm").read_text().strip() == name:
+                    pids.append(int(entry.name))
+            except OSError:
+                continue
+    return pids
+
+
 def percentile(values: list[float], fraction: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
 
 
 def measure(port: int, games: list[dict[str, Any]], clients: int, seconds: float) -> str:
+    servers = processes("gunicorn")
+    databases = processes("postgres")
+    before = (cpu_seconds(servers), cpu_seconds(databases), time.process_time())
     until = time.monotonic() + seconds
     share = [games[i::clients] for i in range(clients)]
     threads = [Client(port, share[i], until, seed=i) for i in range(clients)]
@@ -165,11 +194,19 @@ def measure(port: int, games: list[dict[str, Any]], clients: int, seconds: float
     latencies = [x for t in threads for x in t.latencies]
     accepted = sum(t.accepted for t in threads)
     refused = sum(t.refused for t in threads)
+    server, database, client = (
+        cpu_seconds(servers) - before[0],
+        cpu_seconds(databases) - before[1],
+        time.process_time() - before[2],
+    )
+    per_move = 1000 / max(accepted, 1)
     return (
         f"{clients} client(s): {accepted} accepted moves in {elapsed:.1f} s = "
         f"{accepted / elapsed:.0f} moves/s; POST latency p50 "
         f"{statistics.median(latencies) * 1000:.1f} ms, p95 "
-        f"{percentile(latencies, 0.95) * 1000:.1f} ms; {refused} refused"
+        f"{percentile(latencies, 0.95) * 1000:.1f} ms; {refused} refused\n"
+        f"  CPU per accepted move: server {server * per_move:.1f} ms, PostgreSQL "
+        f"{database * per_move:.1f} ms, this load generator {client * per_move:.1f} ms"
     )
 
 
@@ -219,7 +256,10 @@ def main() -> None:
     )
     try:
         wait_for(args.port, server)
-        print(f"gunicorn, {args.workers} sync workers, PostgreSQL, {os.cpu_count()} cores")
+        print(
+            f"gunicorn, {args.workers} sync workers, PostgreSQL, sessions cached in Redis "
+            f"({env['CACHE_URL']}), {os.cpu_count()} cores"
+        )
         for clients in args.clients:
             games = prepare(args.games)
             print(measure(args.port, games, clients, args.seconds), flush=True)

@@ -20,6 +20,7 @@ from django.db.models import Max
 from django.utils import timezone
 
 from games import engine
+from games.describe import eliminates_mover
 from games.engine.bots import BOTS
 from games.engine.state import State
 from games.models import Game, Move, Seat
@@ -39,6 +40,15 @@ class NotYourDecision(GameError):
 
 class StaleForm(GameError):
     pass
+
+
+class NeedsConfirmation(GameError):
+    """R15: the decision leaves its player's home continent empty, eliminating them;
+    the player must confirm it. Nothing was changed."""
+
+    def __init__(self, action: str, board: str) -> None:
+        self.action, self.board = action, board
+        super().__init__(f"{action} eliminates you (R15): confirm it to submit it")
 
 
 class RecordingDice:
@@ -322,8 +332,12 @@ def submit_move(
     text: str,
     turn_number: int,
     source: str = Move.Source.WEB,
+    confirm_elimination: bool = True,
 ) -> Decision:
-    """A player's decision, from a form made for ``turn_number``."""
+    """A player's decision, from a form made for ``turn_number``.
+
+    With ``confirm_elimination`` False, a decision that would eliminate the player
+    (R15) raises NeedsConfirmation instead of being applied."""
     with transaction.atomic():
         game = _lock(game_id)
         seat = next((s for s in seats_of(game) if s.user_id == user.pk), None)
@@ -340,7 +354,7 @@ def submit_move(
                 "here is the game as it is now"
             )
         _check_waiting_for(game, seat)
-        return Decision(_apply(game, seat, text, source, actor=user))
+        return Decision(_apply(game, seat, text, source, user, confirm_elimination))
 
 
 def _check_waiting_for(game: Game, seat: Seat) -> None:
@@ -353,10 +367,19 @@ def _check_waiting_for(game: Game, seat: Seat) -> None:
         raise NotYourDecision(f"it is not your decision: the game waits for {waiting}")
 
 
-def _apply(game: Game, seat: Seat, text: str, source: str, actor: AbstractBaseUser | None) -> Move:
+def _apply(
+    game: Game,
+    seat: Seat,
+    text: str,
+    source: str,
+    actor: AbstractBaseUser | None,
+    confirmed: bool = True,
+) -> Move:
     state = state_of(game)
     try:
         action = engine.parse_action(state, text)
+        if not confirmed and eliminates_mover(state, action):
+            raise NeedsConfirmation(action, game.board)
         dice = RecordingDice(DICE)
         after, events = engine.apply_action(state, action, rng=dice)
     except engine.IllegalAction as refusal:

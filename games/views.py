@@ -20,7 +20,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from games import boardview, describe, services
-from games.engine import BOARDS, Board, IllegalAction, State, parse_action
+from games.engine import BOARDS, Board, State
 from games.forms import (
     MANY_PLAYERS_WARNING,
     AddBotForm,
@@ -292,58 +292,47 @@ def detail(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 @require_POST
 def move(request: HttpRequest, pk: int) -> HttpResponse:
-    game = _visible_game(request, pk)
+    # The happy path reads the game once, inside the service's locked transaction; the
+    # visibility check runs only when the decision is refused (a stranger to a private
+    # game gets the same 404 as on its page).
     form = MoveForm(request.POST)
     if not form.is_valid():
+        game = _visible_game(request, pk)
         problems = "; ".join(e for errors in form.errors.values() for e in errors)
         if "turn" in form.errors:
             problems = "this form is damaged (its turn number is missing or wrong)"
         messages.error(request, f"Your move was not accepted: {problems} {NOTHING_CHANGED}")
         return redirect(_game_url(game))
     text, turn = form.text, form.cleaned_data["turn"]
-    risky = _eliminating_action(game, request, text, turn)
-    if risky and not form.cleaned_data["confirm_elimination"]:
+    try:
+        decision = services.submit_move(
+            pk,
+            request.user,
+            text,
+            turn,
+            source="web",
+            confirm_elimination=form.cleaned_data["confirm_elimination"],
+        )
+    except services.NeedsConfirmation as risky:
         messages.error(
             request,
-            f"“{describe.action_phrase(_board(game), risky)}” leaves your home continent "
-            "empty: it eliminates you (R15). Tick “I understand this eliminates me” to "
-            f"submit it. {NOTHING_CHANGED}",
+            f"“{describe.action_phrase(BOARDS[risky.board], risky.action)}” leaves your home "
+            "continent empty: it eliminates you (R15). Tick “I understand this eliminates "
+            f"me” to submit it. {NOTHING_CHANGED}",
         )
-        return redirect(_game_url(game, confirm=risky) + "#decision")
-    try:
-        decision = services.submit_move(game.pk, request.user, text, turn, source="web")
+        url = reverse("games:detail", args=[pk])
+        return redirect(f"{url}?{urlencode({'confirm': risky.action})}#decision")
     except services.GameError as refusal:
+        game = _visible_game(request, pk)
         messages.error(request, f"Your move was not accepted: {refusal}")
         return redirect(_game_url(game))
+    game = decision.move.game
     if decision.duplicate:
         messages.info(request, "Your decision for this turn was already recorded.")
     else:
         words = describe.action_phrase(_board(game), decision.move.action)
         messages.success(request, f"Your decision was recorded: {words}.")
     return redirect(_game_url(game))
-
-
-def _eliminating_action(game: Game, request: HttpRequest, text: str, turn: int) -> str | None:
-    """R15: the canonical action, if ``text`` is a decision that eliminates its player.
-
-    Only checked when the form is current and the viewer is the one to move; anything
-    else the service refuses with its own message.
-    """
-    waiting_for = game.to_move  # joined by _visible_game: no query
-    if (
-        waiting_for is None
-        or waiting_for.user_id != request.user.pk
-        or not game.is_active
-        or game.turn_number != turn
-        or not game.position
-    ):
-        return None
-    state = services.state_of(game)
-    try:
-        action = parse_action(state, text)
-    except IllegalAction:
-        return None
-    return action if describe.eliminates_mover(state, action) else None
 
 
 def _service_post(request: HttpRequest, pk: int, act: Callable[[Game], str]) -> HttpResponse:

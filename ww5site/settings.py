@@ -132,6 +132,21 @@ STATICFILES_DIRS = [BASE_DIR / "static"]
 # Mail is printed to the console until the outbox and a real transport arrive.
 EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"
 
+# A shared cache (Redis) when CACHE_URL is set: sessions are then read from it and
+# written through to the database ("cached_db"). Use a Redis database of its own, not
+# the broker's: clearing the cache empties its whole database. Without it, the local
+# default is an in-process cache and sessions live in the database.
+CACHE_URL = os.environ.get("CACHE_URL", "")
+if CACHE_URL:
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": CACHE_URL,
+            "KEY_PREFIX": "ww5",
+        }
+    }
+    SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
+
 # Celery: Redis is the broker when REDIS_URL is set; without it, tasks run eagerly
 # in-process so the site works with nothing else running.
 REDIS_URL = os.environ.get("REDIS_URL", "")
