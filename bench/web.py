@@ -229,6 +229,7 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=10.0)
     parser.add_argument("--clients", type=int, nargs="+", default=[1, 8])
     parser.add_argument("--workers", type=int, default=4)
+    parser.add_argument("--threads", type=int, default=1, help="gunicorn threads per worker")
     parser.add_argument("--games", type=int, default=400)
     parser.add_argument("--port", type=int, default=8765)
     args = parser.parse_args()
@@ -248,6 +249,8 @@ def main() -> None:
             str(args.workers),
             "--bind",
             f"127.0.0.1:{args.port}",
+            "--threads",
+            str(args.threads),
             "--log-level",
             "warning",
         ],
@@ -257,7 +260,8 @@ def main() -> None:
     try:
         wait_for(args.port, server)
         print(
-            f"gunicorn, {args.workers} sync workers, PostgreSQL, sessions cached in Redis "
+            f"gunicorn, {args.workers} workers x {args.threads} threads, PostgreSQL, "
+            f"sessions cached in Redis "
             f"({env['CACHE_URL']}), {os.cpu_count()} cores"
         )
         for clients in args.clients:
