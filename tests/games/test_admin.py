@@ -20,13 +20,6 @@ from games.models import Game, Move
 from tests.games import factories
 from tests.games.factories import STRICT_SETUP, Clock, LoadedDice, play, seated_game, snapshot
 
-alice = factories.alice
-bob = factories.bob
-carol = factories.carol
-olga = factories.olga
-dice = factories.dice
-clock = factories.clock
-
 CHANGELIST = reverse("admin:games_game_changelist")
 
 

@@ -17,13 +17,7 @@ from django.urls import reverse
 from games import services
 from games.management.commands.seed_demo import DEMO_NAME, site_url
 from games.models import Game, Move
-from tests.games import factories
 from tests.games.factories import STRICT_SETUP, LoadedDice, play, seated_game
-
-alice = factories.alice
-bob = factories.bob
-carol = factories.carol
-dice = factories.dice
 
 
 def run(command: str, *args: str) -> str:

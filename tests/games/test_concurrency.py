@@ -22,15 +22,10 @@ from django.db.backends.base.base import BaseDatabaseWrapper
 from games import engine, services
 from games.models import Game, Move
 from games.services import Decision, GameError, StaleForm
-from tests.games import factories
 from tests.games.factories import STRICT_SETUP, LoadedDice, make_user, play, seated_game
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-alice = factories.alice
-bob = factories.bob
-olga = factories.olga
-dice = factories.dice
 
 User = AbstractBaseUser
 MOVED_ON = "the game has moved on since this form was made: nothing was changed"

@@ -11,7 +11,6 @@ from django.contrib.auth.models import AbstractBaseUser
 
 from games import engine, services
 from games.models import Game
-from tests.games import factories
 from tests.games.factories import (
     CASUAL_SETUP,
     STRICT_SETUP,
@@ -24,12 +23,6 @@ from tests.games.factories import (
 
 pytestmark = pytest.mark.django_db
 
-alice = factories.alice
-bob = factories.bob
-carol = factories.carol
-dave = factories.dave
-olga = factories.olga
-dice = factories.dice
 
 User = AbstractBaseUser
 

@@ -16,7 +16,6 @@ from games import engine, services
 from games.engine.bots import BOTS
 from games.models import Game, Move, Seat
 from games.services import GameError, NotYourDecision, StaleForm
-from tests.games import factories
 from tests.games.factories import (
     CASUAL_SETUP,
     STRICT_SETUP,
@@ -30,13 +29,6 @@ from tests.games.factories import (
 
 pytestmark = pytest.mark.django_db
 
-alice = factories.alice
-bob = factories.bob
-carol = factories.carol
-dave = factories.dave
-olga = factories.olga
-dice = factories.dice
-clock = factories.clock
 
 User = AbstractBaseUser
 CASUAL = {"setup_mode": "casual"}
