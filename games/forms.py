@@ -81,6 +81,23 @@ class CreateGameForm(forms.Form):
         decimal_places=3,
         help_text="At least a minute (0.017 hours).",
     )
+    retreat_hours = forms.DecimalField(
+        label="Time allowed for a defender's retreat (hours)",
+        initial=12,
+        min_value=0,
+        max_value=MAX_HOURS,
+        decimal_places=3,
+        help_text="A retreat is decided during the attacker's turn, so it has its own, "
+        "shorter time. At least a minute.",
+    )
+    missed_limit = forms.IntegerField(
+        label="Missed decisions before a player forfeits",
+        initial=3,
+        min_value=1,
+        max_value=20,
+        help_text="A missed decision gets one grace extension; then the greedy bot decides "
+        "for the player. At this many missed decisions the player forfeits instead (R31).",
+    )
     is_public = forms.BooleanField(
         label="Public: listed in the lobby and open to anyone",
         required=False,
@@ -92,6 +109,12 @@ class CreateGameForm(forms.Form):
         hours = self.cleaned_data["decision_hours"]
         if timedelta(hours=float(hours)) < timedelta(minutes=1):
             raise forms.ValidationError("Allow at least a minute (0.017 hours) per decision.")
+        return hours
+
+    def clean_retreat_hours(self) -> Any:
+        hours = self.cleaned_data["retreat_hours"]
+        if timedelta(hours=float(hours)) < timedelta(minutes=1):
+            raise forms.ValidationError("Allow at least a minute (0.017 hours) for a retreat.")
         return hours
 
     def clean(self) -> dict[str, Any]:
@@ -115,6 +138,8 @@ class CreateGameForm(forms.Form):
             "retreat_into_origin": data["retreat_into_origin"],
             "home_assignment": data["home_assignment"],
             "decision_time": timedelta(hours=float(data["decision_hours"])),
+            "retreat_time": timedelta(hours=float(data["retreat_hours"])),
+            "missed_limit": data["missed_limit"],
             "is_public": data["is_public"],
             "home": data["home"] if choosing else None,
         }

@@ -57,6 +57,12 @@ class Game(models.Model):
         max_length=10, choices=HomeAssignment, default=HomeAssignment.CHOOSE
     )
     decision_time = models.DurationField(default=timedelta(days=2))
+    retreat_time = models.DurationField(
+        default=timedelta(hours=12), help_text="Time allowed for a defender's retreat"
+    )
+    missed_limit = models.PositiveSmallIntegerField(
+        default=3, help_text="A player who misses this many decisions forfeits (R31)"
+    )
     is_public = models.BooleanField(default=True)
     invite_token = models.CharField(max_length=40, unique=True, default=new_invite_token)
 
@@ -69,6 +75,11 @@ class Game(models.Model):
         "Seat", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
     deadline = models.DateTimeField(null=True, blank=True, db_index=True)
+    # Set by the deadline sweep when it claims this game's missed decision; cleared when
+    # the decision is dealt with. A claim older than a few minutes is swept again.
+    deadline_claimed_at = models.DateTimeField(null=True, blank=True)
+    # The pending decision has had its one grace extension.
+    grace_used = models.BooleanField(default=False)
     paused_at = models.DateTimeField(null=True, blank=True)
     start_record = models.JSONField(default=list, blank=True)
     winner = models.ForeignKey(
@@ -120,6 +131,9 @@ class Seat(models.Model):
     home = models.CharField(max_length=40, blank=True, help_text="Home continent id")
     # Filled in when the player leaves the game: 1 for the winner, ties share a rank.
     rank = models.PositiveSmallIntegerField(null=True, blank=True)
+    missed = models.PositiveSmallIntegerField(
+        default=0, help_text="Decisions this player let pass their deadline"
+    )
     joined_at = models.DateTimeField(default=timezone.now)
 
     class Meta:

@@ -11,12 +11,12 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
-from django.db.models import Max
+from django.db.models import Max, Q
 from django.utils import timezone
 
 from games import engine
@@ -155,6 +155,8 @@ def create_game(
     retreat_into_origin: bool = False,
     home_assignment: str = Game.HomeAssignment.CHOOSE,
     decision_time: timedelta = timedelta(days=2),
+    retreat_time: timedelta = timedelta(hours=12),
+    missed_limit: int = 3,
     is_public: bool = True,
     home: str | None = None,
 ) -> Game:
@@ -162,8 +164,10 @@ def create_game(
         raise GameError(f"a game has {MIN_SEATS} to {MAX_SEATS} players")
     if board not in engine.BOARDS:
         raise GameError(f"unknown board {board!r}")
-    if decision_time < timedelta(minutes=1):
-        raise GameError("allow at least a minute per decision")
+    if decision_time < timedelta(minutes=1) or retreat_time < timedelta(minutes=1):
+        raise GameError("allow at least a minute per decision and per retreat")
+    if missed_limit < 1:
+        raise GameError("a player forfeits after at least one missed decision")
     with transaction.atomic():
         game = Game.objects.create(
             name=name.strip(),
@@ -174,6 +178,8 @@ def create_game(
             retreat_into_origin=retreat_into_origin,
             home_assignment=home_assignment,
             decision_time=decision_time,
+            retreat_time=retreat_time,
+            missed_limit=missed_limit,
             is_public=is_public,
         )
         chosen = home if home_assignment == Game.HomeAssignment.CHOOSE else None
@@ -422,6 +428,8 @@ STORED_FIELDS = [
     "to_move",
     "status",
     "deadline",
+    "deadline_claimed_at",
+    "grace_used",
     "finished_at",
     "winner",
 ]
@@ -444,8 +452,15 @@ def _store(game: Game, state: State, now: Any) -> None:
         _rank_seats(game, state)
     else:
         game.status = Game.Status.PLAY if state.phase == "play" else Game.Status.SETUP
-        game.deadline = now + game.decision_time
+        game.deadline = now + time_allowed(game, state)
+    game.grace_used = False  # a new decision, with its own grace
+    game.deadline_claimed_at = None
     game.save(update_fields=STORED_FIELDS)
+
+
+def time_allowed(game: Game, state: State) -> timedelta:
+    """The time for the pending decision: a defender's retreat has its own, shorter time."""
+    return game.retreat_time if state.pending is not None else game.decision_time
 
 
 def _rank_seats(game: Game, state: State) -> None:
@@ -604,7 +619,8 @@ def extend_deadline(game_id: int, by: AbstractBaseUser, extra: timedelta) -> Non
         if extra <= timedelta(0):
             raise GameError("an extension must be positive")
         game.deadline += extra
-        game.save(update_fields=["deadline"])
+        game.deadline_claimed_at = None
+        game.save(update_fields=["deadline", "deadline_claimed_at"])
 
 
 def replace_player(
@@ -690,3 +706,93 @@ def seat_for(game: Game, user: AbstractBaseUser | None) -> Seat | None:
 
 def users_games(user: AbstractBaseUser) -> Iterable[Game]:
     return Game.objects.filter(seats__user=user).distinct()
+
+
+# --- deadlines -----------------------------------------------------------------------
+
+ACTIVE = (Game.Status.SETUP, Game.Status.PLAY)
+# A claim whose task never finished (a worker died) is swept again after this long.
+CLAIM_EXPIRES = timedelta(minutes=5)
+
+
+def sweep_deadlines(now: datetime | None = None, limit: int = 10_000) -> list[int]:
+    """Claim every running game whose pending decision is past its deadline.
+
+    The claim is a conditional update: only a game that is running, not paused, past its
+    deadline and not already claimed (or whose claim has expired) is marked, and rows
+    another sweep holds are skipped, so two sweeps never claim one decision. Each
+    claimed game's policy then runs in a task of its own, after commit. Returns the ids.
+    """
+    now = now or timezone.now()
+    with transaction.atomic():
+        due = (
+            Game.objects.select_for_update(skip_locked=True)
+            .filter(status__in=ACTIVE, paused_at__isnull=True, deadline__lte=now)
+            .filter(
+                Q(deadline_claimed_at__isnull=True) | Q(deadline_claimed_at__lt=now - CLAIM_EXPIRES)
+            )
+            .order_by("deadline")
+            .values_list("id", flat=True)[:limit]
+        )
+        ids = list(due)
+        if ids:
+            Game.objects.filter(id__in=ids).update(deadline_claimed_at=now)
+            transaction.on_commit(lambda: _handle_later(ids))
+    return ids
+
+
+def _handle_later(ids: list[int]) -> None:
+    from games.tasks import handle_missed_decision
+
+    for game_id in ids:
+        handle_missed_decision.delay(game_id)
+
+
+def handle_missed_decision(game_id: int, now: datetime | None = None) -> str:
+    """The missed-decision policy, for a game whose deadline has passed.
+
+    First one grace extension (the decision's full time again); when that passes too,
+    the greedy bot decides for the player, recorded as a timeout move; a player who has
+    now missed ``missed_limit`` decisions forfeits instead (R31), except in setup and
+    for a retreat, which the bot always decides (R31: a missed retreat is played for the
+    defender). Safe to run twice: it re-checks the deadline under the row lock.
+    Returns what it did: "nothing due", "grace", "timeout move" or "forfeit".
+    """
+    now = now or timezone.now()
+    with transaction.atomic():
+        game = _lock(game_id)
+        seat = game.to_move
+        if (
+            not game.is_active
+            or game.is_paused
+            or seat is None
+            or game.deadline is None
+            or game.deadline > now
+        ):
+            if game.deadline_claimed_at is not None:
+                game.deadline_claimed_at = None
+                game.save(update_fields=["deadline_claimed_at"])
+            return "nothing due"
+        state = state_of(game)
+        if not game.grace_used:
+            game.grace_used = True
+            game.deadline = now + time_allowed(game, state)
+            game.deadline_claimed_at = None
+            game.save(update_fields=["grace_used", "deadline", "deadline_claimed_at"])
+            return "grace"
+        seat.missed += 1
+        seat.save(update_fields=["missed"])
+        if seat.missed >= game.missed_limit and state.phase == "play" and state.pending is None:
+            after, events = engine.forfeit(state, seat.player_name)
+            _log(game, seat, f"forfeit {seat.player_name}", [], events, Move.Source.TIMEOUT, None)
+            _store(game, after, now)
+            done = "forfeit"
+        else:
+            action = BOTS["greedy"](state, random.Random(DICE.random()))
+            dice = RecordingDice(DICE)
+            after, events = engine.apply_action(state, action, rng=dice)
+            _log(game, seat, action, dice.rolled, events, Move.Source.TIMEOUT, None)
+            _store(game, after, now)  # the next decision's time runs from ``now``, as for a forfeit
+            done = "timeout move"
+        transaction.on_commit(lambda: _after_decision(game))
+        return done

@@ -11,3 +11,15 @@ from games import services
 def play_bots(game_id: int) -> int:
     """Let bot seats make every decision that is theirs now."""
     return services.play_bot_turns(game_id)
+
+
+@shared_task(ignore_result=True)
+def sweep_deadlines() -> int:
+    """Periodic (Celery beat): claim the games whose decisions are past their deadline."""
+    return len(services.sweep_deadlines())
+
+
+@shared_task(ignore_result=True, acks_late=True)
+def handle_missed_decision(game_id: int) -> str:
+    """Apply the missed-decision policy to one claimed game (re-checked under a lock)."""
+    return services.handle_missed_decision(game_id)

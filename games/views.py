@@ -266,6 +266,7 @@ def detail(request: HttpRequest, pk: int) -> HttpResponse:
         "choosing": choosing,
         "waiting_for": game.to_move if game.is_active else None,
         "decision_time": duration_text(game.decision_time),
+        "retreat_time": duration_text(game.retreat_time),
         "start_lines": describe.describe_start(game.start_record, names),
         "log": _log(game, seats, names),
         "decision": _decision(request, game, my_seat, state, names),

@@ -154,6 +154,11 @@ CELERY_BROKER_URL = REDIS_URL or "memory://"
 CELERY_TASK_ALWAYS_EAGER = not REDIS_URL
 CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TIMEZONE = TIME_ZONE
+# Deadlines are indexed columns swept by this periodic task (celery beat), never tasks
+# scheduled hours ahead.
+CELERY_BEAT_SCHEDULE = {
+    "sweep-deadlines": {"task": "games.tasks.sweep_deadlines", "schedule": 60.0},
+}
 
 if not DEBUG:
     SECURE_SSL_REDIRECT = env_bool("DJANGO_SECURE_SSL_REDIRECT", True)

@@ -32,6 +32,8 @@ def form_data(**changes: Any) -> dict[str, Any]:
         "home_assignment": "choose",
         "home": "africa",
         "decision_hours": "12",
+        "retreat_hours": "2",
+        "missed_limit": "4",
         "is_public": "on",
     }
     data.update(changes)
@@ -164,6 +166,8 @@ def test_six_players_are_allowed_with_a_warning(alice: AbstractBaseUser) -> None
     ("changes", "message"),
     [
         ({"decision_hours": "0.01"}, "Allow at least a minute"),
+        ({"retreat_hours": "0.01"}, "Allow at least a minute (0.017 hours) for a retreat."),
+        ({"missed_limit": "0"}, "Ensure this value is greater than or equal to 1."),
         ({"home": ""}, "Players choose their homes: choose yours."),
         ({"seats": "7"}, "Select a valid choice."),
         ({"board": "moon"}, "Select a valid choice."),
@@ -178,6 +182,17 @@ def test_bad_input_shows_the_form_again_with_the_problem_and_makes_no_game(
     assert response.status_code == 200
     assert message in response.content.decode()
     assert Game.objects.count() == 0
+
+
+def test_the_game_keeps_the_retreat_time_and_missed_limit_chosen_on_the_form(
+    alice: AbstractBaseUser,
+) -> None:
+    response = client_for(alice).post(CREATE, form_data(), follow=True)
+
+    game = Game.objects.get()
+    assert (game.retreat_time, game.missed_limit) == (timedelta(hours=2), 4)
+    page = response.content.decode()
+    assert "2 hours per retreat" in page and "forfeit after 4 missed decisions" in page
 
 
 def test_a_minute_is_enough_time_per_decision(alice: AbstractBaseUser) -> None:

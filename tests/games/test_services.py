@@ -106,6 +106,26 @@ def test_less_than_a_minute_per_decision_is_refused(alice: User) -> None:
     assert not Game.objects.exists()
 
 
+def test_less_than_a_minute_for_a_retreat_is_refused(alice: User) -> None:
+    refused(
+        lambda: services.create_game(alice, retreat_time=timedelta(seconds=30)),
+        "per retreat",
+    )
+    assert not Game.objects.exists()
+
+
+def test_a_forfeit_needs_at_least_one_missed_decision(alice: User) -> None:
+    refused(lambda: services.create_game(alice, missed_limit=0), "at least one missed decision")
+    assert not Game.objects.exists()
+
+
+def test_a_game_keeps_its_retreat_time_and_missed_limit(alice: User) -> None:
+    game = services.create_game(
+        alice, home="north-america", retreat_time=timedelta(hours=3), missed_limit=5
+    )
+    assert (game.retreat_time, game.missed_limit) == (timedelta(hours=3), 5)
+
+
 def test_an_unknown_home_continent_is_refused_and_no_game_is_left(alice: User) -> None:
     refused(
         lambda: services.create_game(alice, home="atlantis"),
