@@ -8,6 +8,7 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("", views.lobby, name="lobby"),
     path("new/", views.create, name="create"),
     path("invite/<str:token>/", views.invite, name="invite"),
+    path("decide/<str:token>/", views.decide, name="decide"),
     path("<int:pk>/", views.detail, name="detail"),
     path("<int:pk>/move/", views.move, name="move"),
     path("<int:pk>/join/", views.join, name="join"),

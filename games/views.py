@@ -6,6 +6,7 @@ comes back to the game page with the service's message and nothing changed.
 
 from __future__ import annotations
 
+import zoneinfo
 from collections.abc import Callable
 from datetime import timedelta
 from typing import Any
@@ -17,9 +18,10 @@ from django.db.models import Count, Q
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from games import boardview, describe, services
+from games import boardview, describe, links, services
 from games.engine import BOARDS, Board, State
 from games.forms import (
     MANY_PLAYERS_WARNING,
@@ -485,3 +487,70 @@ def record(request: HttpRequest, pk: int) -> HttpResponse:
     response = JsonResponse(services.game_record(game), json_dumps_params={"indent": 2})
     response["Content-Disposition"] = f'attachment; filename="ww5-game-{game.pk}.json"'
     return response
+
+
+# --- one-click decision links ----------------------------------------------------------
+
+
+@require_http_methods(["GET", "POST"])
+def decide(request: HttpRequest, token: str) -> HttpResponse:
+    """The decision form a mail links to: no password, and only this one decision.
+
+    The link signs no one in; its holder can make the decision it was made for while
+    that decision is open, and nothing else."""
+    try:
+        link = links.read(token)
+        game, seat = links.check(link, request.user, timezone.now())
+    except links.LinkRefused as refusal:
+        return render(
+            request, "games/decide.html", {"refusal": str(refusal)}, status=refusal.status
+        )
+    profile = getattr(seat.user, "profile", None)
+    if profile is not None:  # times on this page are in the player's own zone
+        timezone.activate(zoneinfo.ZoneInfo(profile.time_zone))
+    error, confirm = "", ""
+    if request.method == "POST":
+        form = MoveForm(request.POST)
+        if not form.is_valid():
+            error = "Your decision was not accepted: the form was incomplete or damaged."
+        else:
+            assert seat.user is not None
+            try:
+                decision = services.submit_move(
+                    game.pk,
+                    seat.user,
+                    form.text,
+                    form.cleaned_data["turn"],
+                    source="web",
+                    confirm_elimination=form.cleaned_data["confirm_elimination"],
+                )
+            except services.NeedsConfirmation as risky:
+                confirm = risky.action
+                error = (
+                    f"“{describe.action_phrase(_board(game), risky.action)}” leaves your "
+                    "home continent empty: it eliminates you (R15). Tick “I understand this "
+                    f"eliminates me” to submit it. {NOTHING_CHANGED}"
+                )
+            except services.GameError as refusal:
+                error = f"Your decision was not accepted: {refusal}"
+            else:
+                words = describe.action_phrase(_board(game), decision.move.action)
+                return render(request, "games/decide.html", {"game": game, "done": words})
+    seats = _seats(game)
+    names = player_names(seats)
+    state = services.state_of(game)
+    groups = describe.choices(state, names)
+    context = {
+        "game": game,
+        "seat": seat,
+        "error": error,
+        "decision": {
+            "groups": groups,
+            "turn": link.turn,
+            "confirm": confirm,
+            "pending": state.pending is not None,
+        },
+        "decision_action": request.path,
+        **position_context(_board(game), state, names),
+    }
+    return render(request, "games/decide.html", context, status=400 if error else 200)
