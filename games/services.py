@@ -19,7 +19,7 @@ from django.db import transaction
 from django.db.models import Max, Q
 from django.utils import timezone
 
-from games import engine
+from games import engine, notify
 from games.describe import eliminates_mover
 from games.engine.bots import BOTS
 from games.engine.state import State
@@ -456,6 +456,16 @@ def _store(game: Game, state: State, now: Any) -> None:
     game.grace_used = False  # a new decision, with its own grace
     game.deadline_claimed_at = None
     game.save(update_fields=STORED_FIELDS)
+    _queue_mails(game, state)
+
+
+def _queue_mails(game: Game, state: State) -> None:
+    """The mails this change causes, in its transaction: the prompt for the decision now
+    due, or everyone's result."""
+    if state.phase == "over":
+        notify.queue_result_mails(game, state)
+    elif game.to_move is not None and not game.to_move.bot:
+        notify.queue_decision_mail(game, game.to_move, state)
 
 
 def time_allowed(game: Game, state: State) -> timedelta:

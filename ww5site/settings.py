@@ -52,6 +52,7 @@ INSTALLED_APPS = [
     "accounts",
     "games",
     "tournaments",
+    "mail",
 ]
 
 MIDDLEWARE = [
@@ -129,8 +130,27 @@ STATIC_URL = "static/"
 STATIC_ROOT = BASE_DIR / "staticfiles"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 
-# Mail is printed to the console until the outbox and a real transport arrive.
-EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"
+# Mail: everything the site sends, Django's own mail included (allauth's confirmations
+# and password resets), is written to the outbox table in the caller's transaction and
+# handed to MAIL_TRANSPORT by a task after commit. With EMAIL_HOST the transport is that
+# SMTP server; without it (the local default) mail is printed to the console, and every
+# mail is listed at /mail/outbox/ while debugging.
+EMAIL_BACKEND = "mail.backends.OutboxBackend"
+EMAIL_HOST = os.environ.get("EMAIL_HOST", "")
+EMAIL_PORT = int(os.environ.get("EMAIL_PORT", "587"))
+EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
+EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
+EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", True)
+# Seconds per SMTP operation: a hung server must not hold a mail for longer than the
+# outbox sweeper waits before it takes the mail for lost (mail.services.CLAIM_EXPIRES).
+EMAIL_TIMEOUT = 30
+MAIL_TRANSPORT = (
+    "django.core.mail.backends.smtp.EmailBackend"
+    if EMAIL_HOST
+    else "django.core.mail.backends.console.EmailBackend"
+)
+# Absolute links in mails (unsubscribe) start with this.
+SITE_URL = os.environ.get("SITE_URL", "http://localhost:8000").rstrip("/")
 
 # A shared cache (Redis) when CACHE_URL is set: sessions are then read from it and
 # written through to the database ("cached_db"). Use a Redis database of its own, not
@@ -158,6 +178,7 @@ CELERY_TIMEZONE = TIME_ZONE
 # scheduled hours ahead.
 CELERY_BEAT_SCHEDULE = {
     "sweep-deadlines": {"task": "games.tasks.sweep_deadlines", "schedule": 60.0},
+    "sweep-outbox": {"task": "mail.tasks.sweep_outbox", "schedule": 60.0},
 }
 
 if not DEBUG:

@@ -8,5 +8,6 @@ urlpatterns = [
     path("accounts/", include("accounts.urls")),
     path("games/", include("games.urls")),
     path("tournaments/", include("tournaments.urls")),
+    path("mail/", include("mail.urls")),
     path("admin/", admin.site.urls),
 ]

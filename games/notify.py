@@ -1,0 +1,131 @@
+"""Mails about games: "your decision" prompts and the final result.
+
+Each mail is queued in the outbox inside the transaction of the change that causes it
+(see ``mail.services.queue_mail``), so a decision and its mails commit together, or
+not at all. A decision prompt carries a key of its own decision, so no one ever gets
+two prompts for one decision.
+"""
+
+from __future__ import annotations
+
+import zoneinfo
+from typing import Any
+
+from django.template.loader import render_to_string
+from django.utils import timezone
+
+from games import describe, links
+from games.engine import BOARDS, State
+from games.models import Game, Move, Seat
+
+
+def render_mail(name: str, context: dict[str, Any], user: Any) -> tuple[str, str, str]:
+    """Subject, text and HTML of ``emails/<name>-*``, with times in the player's zone."""
+    profile = getattr(user, "profile", None)
+    zone = zoneinfo.ZoneInfo(profile.time_zone if profile is not None else "UTC")
+    with timezone.override(zone):
+        context = {**context, "zone": zone.key}
+        return (
+            render_to_string(f"emails/{name}-subject.txt", context).strip(),
+            render_to_string(f"emails/{name}-body.txt", context),
+            render_to_string(f"emails/{name}-body.html", context),
+        )
+
+
+def names_of(game: Game) -> dict[str, str]:
+    return {s.player_name: f"{s.display_name} ({s.player_name})" for s in game.seats.all()}
+
+
+def board_lines(game: Game, state: State, names: dict[str, str]) -> list[str]:
+    """The position as text, continent by continent."""
+    board = BOARDS[game.board]
+    lines = []
+    for c, members in enumerate(board.continent_territories):
+        cells = []
+        for t in members:
+            piece = state.pieces[t]
+            holder = "empty"
+            if piece is not None:
+                size = ("small", "medium", "large")[piece[1] - 1]
+                holder = f"{names[state.players[piece[0]].name]}'s {size}"
+            cells.append(f"{board.territory_names[t]}: {holder}")
+        lines.append(f"{board.continent_names[c]} — " + "; ".join(cells))
+    return lines
+
+
+def moves_since(game: Game, seat: Seat, names: dict[str, str]) -> list[str]:
+    """What happened since this seat's previous decision, in words."""
+    board = BOARDS[game.board]
+    last = game.moves.filter(seat=seat).order_by("-number").values_list("number", flat=True)
+    since = last[0] if last else 0
+    lines = []
+    for move in Move.objects.filter(game=game, number__gt=since).select_related("seat"):
+        words = describe.describe_move(
+            board, move.action, move.seat.player_name, move.events, names
+        )
+        parts = [words.action, words.dice, *words.followed]
+        lines.append(f"{move.number}. " + " ".join(p for p in parts if p))
+    return lines
+
+
+def _wants_events(user: Any) -> bool:
+    """Only players who chose a mail for each event get more than their decisions."""
+    profile = getattr(user, "profile", None)
+    return profile is None or profile.notify == "each"
+
+
+def decision_context(game: Game, seat: Seat, state: State) -> dict[str, Any]:
+    names = names_of(game)
+    return {
+        "game": game,
+        "seat": seat,
+        "names": names,
+        "kind": "retreat"
+        if state.pending is not None
+        else ("setup placement" if state.phase == "setup" else "turn"),
+        "board_lines": board_lines(game, state, names),
+        "moves": moves_since(game, seat, names),
+        "groups": describe.choices(state, names),
+        "link": links.decision_url(game, seat),
+        "deadline": game.deadline,
+    }
+
+
+def queue_decision_mail(game: Game, seat: Seat, state: State) -> None:
+    """Tell the seat's player that a decision is theirs (at most once per decision)."""
+    from mail.services import queue_mail, unsubscribe_url
+
+    user = seat.user
+    if user is None or not user.email:
+        return
+    queue_mail(
+        user.email,
+        *render_mail("decision", decision_context(game, seat, state), user),
+        kind="decision",
+        to_user=user,
+        game=game,
+        dedup_key=f"decision:{game.pk}:{game.turn_number}:{seat.pk}",
+        unsubscribe_url=unsubscribe_url(user),
+    )
+
+
+def queue_result_mails(game: Game, state: State) -> None:
+    """The final result and ranking, to every player in the game."""
+    from mail.services import queue_mail, unsubscribe_url
+
+    names = names_of(game)
+    seats = sorted(game.seats.all(), key=lambda s: (s.rank or 99, s.number))
+    for seat in seats:
+        user = seat.user
+        if user is None or not user.email or not _wants_events(user):
+            continue
+        context = {"game": game, "seat": seat, "seats": seats, "names": names}
+        queue_mail(
+            user.email,
+            *render_mail("game-over", context, user),
+            kind="game_over",
+            to_user=user,
+            game=game,
+            dedup_key=f"game-over:{game.pk}:{seat.pk}",
+            unsubscribe_url=unsubscribe_url(user),
+        )

@@ -1,0 +1,78 @@
+"""The outbox in the admin: read-only; failed mails are sent again with an action."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import admin, messages
+from django.db.models import QuerySet
+from django.http import HttpRequest
+
+from mail import services
+from mail.models import OutgoingMail
+
+
+@admin.register(OutgoingMail)
+class OutgoingMailAdmin(admin.ModelAdmin):
+    list_display = (
+        "id",
+        "to_address",
+        "subject",
+        "kind",
+        "status",
+        "attempts",
+        "created_at",
+        "sent_at",
+        "next_attempt_at",
+    )
+    list_filter = ("status", "kind")
+    search_fields = ("to_address", "subject", "message_id", "dedup_key")
+    list_select_related = ("to_user", "game")
+    date_hierarchy = "created_at"
+    actions = ["requeue"]
+    fields = (
+        "to_address",
+        "to_user",
+        "from_address",
+        "kind",
+        "subject",
+        "game",
+        "thread",
+        "message_id",
+        "dedup_key",
+        "unsubscribe_url",
+        "status",
+        "attempts",
+        "created_at",
+        "next_attempt_at",
+        "claimed_at",
+        "sent_at",
+        "last_error",
+        "body_text",
+        "body_html",
+    )
+    readonly_fields = fields
+
+    @admin.action(
+        description="Send the selected failed or waiting mails again now",
+        permissions=["requeue"],
+    )
+    def requeue(self, request: HttpRequest, queryset: QuerySet[OutgoingMail]) -> None:
+        count = services.requeue(queryset.values_list("pk", flat=True))
+        skipped = queryset.count() - count
+        message = f"{count} mail(s) queued to be sent again."
+        if skipped:
+            message += f" {skipped} left alone: only failed or waiting mails are re-queued."
+        messages.success(request, message)
+
+    def has_requeue_permission(self, request: HttpRequest) -> bool:
+        return request.user.has_perm("mail.change_outgoingmail")
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False

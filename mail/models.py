@@ -1,0 +1,84 @@
+"""The outbox: every mail the site sends is first a row here.
+
+A row is written in the same transaction as the change that causes the mail, so a
+rolled-back change sends nothing and a committed one cannot lose its mail. A task sends
+it after commit (``mail.services.send_now``); its status moves queued → sending → sent,
+or → retry (a transient failure, tried again later) → … → failed. All writes go through
+``mail.services``.
+"""
+
+from __future__ import annotations
+
+import re
+
+from django.conf import settings
+from django.db import models
+from django.utils import timezone
+
+LINK = re.compile(r"https?://[^\s<>\"']+")
+
+
+class OutgoingMail(models.Model):
+    class Status(models.TextChoices):
+        QUEUED = "queued", "Queued"
+        SENDING = "sending", "Sending"
+        SENT = "sent", "Sent"
+        RETRY = "retry", "Waiting to retry"
+        FAILED = "failed", "Failed"
+
+    to_address = models.CharField(max_length=320)
+    to_user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="outgoing_mails",
+    )
+    from_address = models.CharField(
+        max_length=320, blank=True, help_text="Empty: the site's DEFAULT_FROM_EMAIL."
+    )
+    kind = models.CharField(max_length=20, help_text="What the mail is about, e.g. decision.")
+    subject = models.CharField(max_length=998)
+    body_text = models.TextField()
+    body_html = models.TextField()
+    game = models.ForeignKey(
+        "games.Game",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="outgoing_mails",
+    )
+    thread = models.CharField(
+        max_length=100, blank=True, help_text="Mails with the same key are threaded together."
+    )
+    message_id = models.CharField(max_length=255, unique=True)
+    unsubscribe_url = models.CharField(max_length=500, blank=True)
+    dedup_key = models.CharField(
+        max_length=200,
+        null=True,
+        blank=True,
+        unique=True,
+        help_text="At most one mail per key, e.g. one 'your decision' mail per decision.",
+    )
+    status = models.CharField(max_length=10, choices=Status, default=Status.QUEUED, db_index=True)
+    attempts = models.PositiveSmallIntegerField(default=0)
+    next_attempt_at = models.DateTimeField(default=timezone.now, db_index=True)
+    claimed_at = models.DateTimeField(null=True, blank=True)
+    last_error = models.TextField(blank=True)
+    created_at = models.DateTimeField(default=timezone.now)
+    sent_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-id"]
+        verbose_name = "outgoing mail"
+        verbose_name_plural = "outgoing mails"
+
+    def __str__(self) -> str:
+        return f"{self.subject} → {self.to_address}"
+
+    @property
+    def links(self) -> list[str]:
+        """The links in the text part, in order, each once."""
+        return list(
+            dict.fromkeys(match.rstrip(".,;:!?)") for match in LINK.findall(self.body_text))
+        )

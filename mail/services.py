@@ -1,0 +1,364 @@
+"""Every write to the outbox goes through here: queueing, sending, sweeping, unsubscribing.
+
+Delivery is at least once. ``queue_mail`` writes the row in the caller's transaction and
+asks for a send after commit; ``send_now`` claims the row with a conditional UPDATE
+(so two workers given the same id send it once), hands it to the transport outside any
+transaction, and marks it sent right after the server accepted it, before the
+connection's QUIT. ``sweep_outbox`` (every minute) re-queues rows whose worker died
+while sending and sends the retries that are due, so a killed worker loses no mail. A
+mail can go out twice only when a worker dies, or the database write fails, in the
+short window between the server's acceptance and that UPDATE.
+"""
+
+from __future__ import annotations
+
+import logging
+import smtplib
+from collections.abc import Iterable
+from datetime import datetime, timedelta
+from email.utils import parseaddr
+from typing import TYPE_CHECKING, Any
+from uuid import uuid4
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import AbstractBaseUser
+from django.core import signing
+from django.core.exceptions import ImproperlyConfigured
+from django.core.mail import EmailMultiAlternatives, get_connection
+from django.core.mail.backends.base import BaseEmailBackend
+from django.db import IntegrityError, transaction
+from django.db.models import F, Q
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.html import linebreaks, urlize
+
+from accounts.models import Profile
+from accounts.services import profile_for, update_profile
+from mail.models import OutgoingMail
+
+if TYPE_CHECKING:
+    from games.models import Game
+
+logger = logging.getLogger(__name__)
+
+Status = OutgoingMail.Status
+
+# After the n-th failed attempt the next one waits RETRY_DELAYS[n - 1]; a failure after
+# the last delay is final. Six attempts over about nine hours.
+RETRY_DELAYS = (
+    timedelta(minutes=1),
+    timedelta(minutes=5),
+    timedelta(minutes=30),
+    timedelta(hours=2),
+    timedelta(hours=6),
+)
+# A row still "sending" this long after its claim lost its worker (killed, or the
+# database went away after the send). Far above EMAIL_TIMEOUT, so a slow but live send
+# is never taken for a dead one.
+CLAIM_EXPIRES = timedelta(minutes=10)
+# A row still "queued" this long after it was due lost its send task (the broker was
+# down at commit, or the process died between commit and queueing the task).
+SEND_LOST_AFTER = timedelta(minutes=5)
+SWEEP_LIMIT = 1000
+
+UNSUBSCRIBE_SALT = "mail.unsubscribe"
+
+
+class BadUnsubscribeLink(Exception):
+    """The unsubscribe token was altered, or its player no longer exists."""
+
+
+# --- identities ----------------------------------------------------------------------
+
+
+def mail_domain() -> str:
+    """The domain of the site's own address: Message-IDs are made on it."""
+    address = parseaddr(settings.DEFAULT_FROM_EMAIL)[1]
+    return address.rpartition("@")[2] or "localhost"
+
+
+def new_message_id() -> str:
+    return f"<{uuid4().hex}@{mail_domain()}>"
+
+
+def thread_for(game: Game) -> str:
+    return f"game-{game.pk}"
+
+
+def thread_root_id(thread: str) -> str:
+    """The Message-ID every mail of a thread replies to, so mail clients group them."""
+    return f"<{thread}@{mail_domain()}>"
+
+
+def text_to_html(text: str) -> str:
+    """An HTML part for a mail written as plain text: paragraphs, links clickable."""
+    paragraphs = linebreaks(urlize(text, autoescape=True))
+    return f"<!doctype html>\n<html><body>\n{paragraphs}\n</body></html>\n"
+
+
+# --- queueing ------------------------------------------------------------------------
+
+
+def queue_mail(
+    to_address: str,
+    subject: str,
+    text: str,
+    html: str,
+    *,
+    kind: str,
+    to_user: AbstractBaseUser | None = None,
+    game: Game | None = None,
+    dedup_key: str | None = None,
+    unsubscribe_url: str | None = None,
+    from_address: str = "",
+) -> OutgoingMail | None:
+    """Put a mail in the outbox, in the caller's transaction; it is sent after commit.
+
+    Returns None, and writes nothing, when a mail with this ``dedup_key`` exists already
+    (also one another transaction is committing right now). An empty ``html`` is made
+    from ``text``.
+    """
+    if dedup_key is not None and _key_taken(dedup_key):
+        return None
+    now = timezone.now()
+    mail = OutgoingMail(
+        to_address=to_address,
+        to_user=to_user,
+        from_address=from_address,
+        kind=kind,
+        # A line break in a subject would make an invalid header; nothing could send it.
+        subject=" ".join(subject.split()),
+        body_text=text,
+        body_html=html or text_to_html(text),
+        game=game,
+        thread=thread_for(game) if game is not None else "",
+        message_id=new_message_id(),
+        unsubscribe_url=unsubscribe_url or "",
+        dedup_key=dedup_key,
+        next_attempt_at=now,
+        created_at=now,
+    )
+    try:
+        # A savepoint: a duplicate key written since the check above (two transactions
+        # racing for the same decision mail) fails here without spoiling the caller's
+        # transaction. PostgreSQL makes the second writer wait for the first to commit.
+        with transaction.atomic():
+            mail.save()
+    except IntegrityError:
+        if dedup_key is not None and OutgoingMail.objects.filter(dedup_key=dedup_key).exists():
+            return None
+        raise
+    _send_after_commit([mail.pk])
+    return mail
+
+
+def _key_taken(dedup_key: str) -> bool:
+    return OutgoingMail.objects.filter(dedup_key=dedup_key).exists()
+
+
+def _send_after_commit(mail_ids: list[int]) -> None:
+    if mail_ids:
+        # robust: a broker that is down must not turn the caller's committed change into
+        # an error page; the sweeper sends rows whose task was lost.
+        transaction.on_commit(lambda: _enqueue(mail_ids), robust=True)
+
+
+def _enqueue(mail_ids: Iterable[int]) -> None:
+    from mail.tasks import send_mail
+
+    for mail_id in mail_ids:
+        send_mail.delay(mail_id)
+
+
+# --- sending -------------------------------------------------------------------------
+
+
+def transport() -> BaseEmailBackend:
+    """The connection that really delivers: SMTP, or the console on the local default."""
+    path = settings.MAIL_TRANSPORT
+    if path == "mail.backends.OutboxBackend":
+        raise ImproperlyConfigured("MAIL_TRANSPORT must deliver mail, not queue it again")
+    return get_connection(path, fail_silently=False)
+
+
+def build_message(mail: OutgoingMail) -> EmailMultiAlternatives:
+    headers = {
+        "Message-ID": mail.message_id,
+        # Tells auto-responders (holiday replies) not to answer a notification.
+        "Auto-Submitted": "auto-generated",
+    }
+    if mail.thread:
+        root = thread_root_id(mail.thread)
+        headers["In-Reply-To"] = root
+        headers["References"] = root
+    if mail.unsubscribe_url:
+        headers["List-Unsubscribe"] = f"<{mail.unsubscribe_url}>"
+        headers["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
+    message = EmailMultiAlternatives(
+        subject=mail.subject,
+        body=mail.body_text,
+        from_email=mail.from_address or settings.DEFAULT_FROM_EMAIL,
+        to=[mail.to_address],
+        headers=headers,
+    )
+    message.attach_alternative(mail.body_html, "text/html")
+    return message
+
+
+def send_now(mail_id: int, now: datetime | None = None) -> str:
+    """Send one outbox row if it is due; safe to run twice and from several workers.
+
+    Returns what happened: "sent", "retry", "failed", or "skipped" (not due, or another
+    worker has it or has sent it).
+    """
+    now = now or timezone.now()
+    connection = transport()
+    # The claim: a conditional UPDATE, so of two workers given the same id (a task
+    # redelivered by the broker, the sweeper's re-send, a double click in the admin)
+    # only one moves the row to "sending" and sends it.
+    claimed = OutgoingMail.objects.filter(
+        pk=mail_id, status__in=(Status.QUEUED, Status.RETRY), next_attempt_at__lte=now
+    ).update(status=Status.SENDING, claimed_at=now, attempts=F("attempts") + 1)
+    if not claimed:
+        return "skipped"
+    mail = OutgoingMail.objects.get(pk=mail_id)
+    try:
+        connection.open()
+        connection.send_messages([build_message(mail)])
+    except Exception as error:
+        _close_quietly(connection)
+        return _record_failure(mail, error, now)
+    # Marked sent as soon as the server has accepted it, before the connection's QUIT:
+    # the window in which a dying worker would leave an accepted mail to be sent again
+    # is this one UPDATE. (Another worker may have sent it after a sweep: keep its time.)
+    OutgoingMail.objects.filter(pk=mail.pk).exclude(status=Status.SENT).update(
+        status=Status.SENT, sent_at=timezone.now(), last_error=""
+    )
+    _close_quietly(connection)
+    return "sent"
+
+
+def _close_quietly(connection: BaseEmailBackend) -> None:
+    try:
+        connection.close()
+    except Exception:  # the mail's fate is decided; a failed QUIT changes nothing
+        logger.warning("closing the mail transport failed", exc_info=True)
+
+
+def is_permanent(error: BaseException) -> bool:
+    """Whether the server refused this mail for good (5xx), so retrying cannot help.
+
+    Connection trouble, timeouts, 4xx answers and the server's own set-up (greeting,
+    TLS, authentication) are transient: they say nothing about this mail.
+    """
+    if isinstance(error, smtplib.SMTPRecipientsRefused):
+        codes = [code for code, _ in error.recipients.values()]
+        return bool(codes) and all(500 <= code < 600 for code in codes)
+    if isinstance(error, smtplib.SMTPSenderRefused | smtplib.SMTPDataError):
+        return 500 <= error.smtp_code < 600
+    # Any other error (OSError covers smtplib's) is transient; anything else means the
+    # mail cannot even be built (say, an invalid address): it is final.
+    return not isinstance(error, OSError)
+
+
+def _record_failure(mail: OutgoingMail, error: BaseException, now: datetime) -> str:
+    permanent = is_permanent(error)
+    if not isinstance(error, OSError):
+        logger.exception("mail %s cannot be sent", mail.pk, exc_info=error)
+    last_error = f"{type(error).__name__}: {error}"[:2000]
+    if permanent or mail.attempts > len(RETRY_DELAYS):
+        changes: dict[str, Any] = {"status": Status.FAILED}
+    else:
+        changes = {
+            "status": Status.RETRY,
+            "next_attempt_at": now + RETRY_DELAYS[mail.attempts - 1],
+        }
+    # Only while the claim is still ours: a sweep may have handed the row on meanwhile.
+    OutgoingMail.objects.filter(pk=mail.pk, status=Status.SENDING, claimed_at=now).update(
+        last_error=last_error, **changes
+    )
+    return str(changes["status"])
+
+
+# --- the sweeper ---------------------------------------------------------------------
+
+
+def sweep_outbox(now: datetime | None = None) -> list[int]:
+    """Periodic: re-queue rows whose worker died while sending, send what is due.
+
+    Due are the retries whose time has come, the re-queued rows, and queued rows whose
+    send task was lost. Returns the ids handed to the send task.
+    """
+    now = now or timezone.now()
+    stale = OutgoingMail.objects.filter(status=Status.SENDING, claimed_at__lt=now - CLAIM_EXPIRES)
+    dead_worker = "the sending worker stopped before it finished (its claim expired)"
+    # Conditional updates: a worker that finishes meanwhile has moved the row on, and
+    # these leave it alone. The last attempt's row fails instead of looping for ever.
+    stale.filter(attempts__gt=len(RETRY_DELAYS)).update(
+        status=Status.FAILED, last_error=dead_worker
+    )
+    stale.update(status=Status.RETRY, next_attempt_at=now, last_error=dead_worker)
+    due = OutgoingMail.objects.filter(
+        Q(status=Status.RETRY, next_attempt_at__lte=now)
+        | Q(status=Status.QUEUED, next_attempt_at__lte=now - SEND_LOST_AFTER)
+    )
+    ids = list(due.order_by("next_attempt_at").values_list("pk", flat=True)[:SWEEP_LIMIT])
+    with transaction.atomic():
+        _send_after_commit(ids)
+    return ids
+
+
+def requeue(mail_ids: Iterable[int], now: datetime | None = None) -> int:
+    """Send failed or waiting mails again now, with a fresh retry schedule (the admin)."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        # Locked so a worker cannot claim a waiting row between the read and the update.
+        ids = list(
+            OutgoingMail.objects.select_for_update()
+            .filter(pk__in=list(mail_ids), status__in=(Status.FAILED, Status.RETRY))
+            .values_list("pk", flat=True)
+        )
+        OutgoingMail.objects.filter(pk__in=ids).update(
+            status=Status.QUEUED, attempts=0, next_attempt_at=now, claimed_at=None
+        )
+        _send_after_commit(ids)
+    return len(ids)
+
+
+# --- unsubscribing -------------------------------------------------------------------
+
+
+def _signer() -> signing.Signer:
+    return signing.Signer(salt=UNSUBSCRIBE_SALT)
+
+
+def unsubscribe_token(user: AbstractBaseUser) -> str:
+    """A token naming the player, signed with the site's key; it does not expire."""
+    return _signer().sign(str(user.pk))
+
+
+def unsubscribe_url(user: AbstractBaseUser) -> str:
+    """The absolute unsubscribe link for a player's mails (also List-Unsubscribe)."""
+    path = reverse("mail:unsubscribe", args=[unsubscribe_token(user)])
+    return settings.SITE_URL.rstrip("/") + path
+
+
+def user_for_unsubscribe(token: str) -> AbstractBaseUser:
+    try:
+        user_id = _signer().unsign(token)
+    except signing.BadSignature:
+        raise BadUnsubscribeLink("this unsubscribe link is not valid") from None
+    user = get_user_model()._default_manager.filter(pk=user_id, is_active=True).first()
+    if user is None:
+        raise BadUnsubscribeLink("this unsubscribe link's account no longer exists")
+    return user
+
+
+def unsubscribe(token: str) -> AbstractBaseUser:
+    """The player keeps only the mails about their own decisions (the profile page can
+    change it back)."""
+    user = user_for_unsubscribe(token)
+    profile = profile_for(user)
+    update_profile(user, profile.display_name, profile.time_zone, Profile.Notify.DECISIONS)
+    return user

@@ -1,0 +1,59 @@
+"""The development outbox and the unsubscribe link.
+
+The outbox pages show what the site has sent (on the local default, where mail goes
+to the console, it is the easiest place to find a confirmation link); they exist only
+while DEBUG is on, or for staff.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, render
+from django.views.decorators.csrf import csrf_exempt
+from django.views.decorators.http import require_http_methods
+
+from mail import services
+from mail.models import OutgoingMail
+
+OUTBOX_LENGTH = 100
+
+
+def _check_outbox_visible(request: HttpRequest) -> None:
+    # A 404, not a 403: in production the pages do not exist for players.
+    if not (settings.DEBUG or request.user.is_staff):
+        raise Http404("no such page")
+
+
+def outbox(request: HttpRequest) -> HttpResponse:
+    _check_outbox_visible(request)
+    mails = OutgoingMail.objects.all()[:OUTBOX_LENGTH]
+    return render(request, "mail/outbox.html", {"mails": mails, "length": OUTBOX_LENGTH})
+
+
+def outbox_detail(request: HttpRequest, mail_id: int) -> HttpResponse:
+    _check_outbox_visible(request)
+    mail = get_object_or_404(OutgoingMail.objects.select_related("game", "to_user"), pk=mail_id)
+    return render(
+        request,
+        "mail/outbox_detail.html",
+        {"mail": mail, "thread_root": services.thread_root_id(mail.thread) if mail.thread else ""},
+    )
+
+
+# No CSRF check: mail providers post the RFC 8058 one-click unsubscribe
+# ("List-Unsubscribe=One-Click") with no cookie. The signed token is the credential,
+# and all it can do is turn the player's mail down.
+@csrf_exempt
+@require_http_methods(["GET", "POST"])
+def unsubscribe(request: HttpRequest, token: str) -> HttpResponse:
+    try:
+        if request.method == "POST":
+            user = services.unsubscribe(token)
+        else:
+            # A GET only asks: link scanners and previews must not unsubscribe anyone.
+            user = services.user_for_unsubscribe(token)
+    except services.BadUnsubscribeLink as error:
+        return render(request, "mail/unsubscribe_invalid.html", {"error": error}, status=400)
+    template = "mail/unsubscribed.html" if request.method == "POST" else "mail/unsubscribe.html"
+    return render(request, template, {"player": user, "token": token})

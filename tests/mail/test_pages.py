@@ -1,0 +1,211 @@
+"""The development outbox pages and the unsubscribe link."""
+
+from __future__ import annotations
+
+import html
+
+import pytest
+from django.contrib.auth.models import AbstractBaseUser
+from django.test import Client
+
+from accounts.models import Profile
+from accounts.services import profile_for
+from mail import services
+from mail.models import OutgoingMail
+from mail.services import queue_mail
+
+pytestmark = pytest.mark.django_db
+
+EACH, DECISIONS = Profile.Notify.EACH, Profile.Notify.DECISIONS
+
+
+@pytest.fixture
+def mail(outbox: list) -> OutgoingMail:
+    queued = queue_mail(
+        "alice@example.com",
+        "Confirm your address",
+        "Confirm here: http://testserver/accounts/confirm-email/abc/\nThanks.",
+        '<p>Confirm <a href="http://testserver/accounts/confirm-email/abc/">here</a>'
+        '<script>alert("x")</script></p>',
+        kind="account",
+    )
+    assert queued is not None
+    return queued
+
+
+# --- the outbox ----------------------------------------------------------------------
+
+
+def test_staff_see_the_outbox_with_each_mail_and_its_links(
+    client: Client, olga: AbstractBaseUser, mail: OutgoingMail
+) -> None:
+    client.force_login(olga)
+
+    page = client.get("/mail/outbox/").content.decode()
+
+    assert "alice@example.com" in page
+    assert f'href="/mail/outbox/{mail.pk}/">Confirm your address</a>' in page
+    assert '<a href="http://testserver/accounts/confirm-email/abc/">' in page
+    assert "Queued" in page and "account" in page
+
+
+def test_while_debugging_anyone_sees_the_outbox(
+    client: Client, settings: object, mail: OutgoingMail
+) -> None:
+    settings.DEBUG = True  # type: ignore[attr-defined]
+
+    response = client.get("/mail/outbox/")
+
+    assert response.status_code == 200
+    assert "Confirm your address" in response.content.decode()
+
+
+def test_a_failed_mail_shows_its_attempts_and_error(
+    client: Client, olga: AbstractBaseUser, mail: OutgoingMail
+) -> None:
+    OutgoingMail.objects.filter(pk=mail.pk).update(
+        status=OutgoingMail.Status.FAILED, attempts=6, last_error="SMTPDataError: refused"
+    )
+    client.force_login(olga)
+
+    page = client.get("/mail/outbox/").content.decode()
+
+    assert "Failed" in page and "<td>6</td>" in page and "SMTPDataError: refused" in page
+
+
+@pytest.mark.parametrize("path", ["/mail/outbox/", "/mail/outbox/{pk}/"])
+def test_the_outbox_does_not_exist_for_players_in_production(
+    client: Client, alice: AbstractBaseUser, mail: OutgoingMail, path: str
+) -> None:
+    url = path.format(pk=mail.pk)
+
+    assert client.get(url).status_code == 404
+    client.force_login(alice)
+    response = client.get(url)
+    assert response.status_code == 404
+    assert "Confirm your address" not in response.content.decode()
+
+
+def test_a_mail_shows_its_text_with_clickable_links_and_its_html_sandboxed(
+    client: Client, olga: AbstractBaseUser, mail: OutgoingMail
+) -> None:
+    client.force_login(olga)
+
+    page = client.get(f"/mail/outbox/{mail.pk}/").content.decode()
+
+    assert '<a href="http://testserver/accounts/confirm-email/abc/"' in page
+    assert mail.message_id.replace("<", "&lt;").replace(">", "&gt;") in page
+    assert 'sandbox="allow-popups allow-popups-to-escape-sandbox"' in page
+    srcdoc = page.split('srcdoc="', 1)[1].split('"', 1)[0]
+    assert "<script>" not in srcdoc  # escaped in the attribute: the page runs none of it
+    assert html.unescape(srcdoc).endswith(mail.body_html)
+
+
+def test_an_unknown_mail_is_not_found(client: Client, olga: AbstractBaseUser) -> None:
+    client.force_login(olga)
+
+    assert client.get("/mail/outbox/999/").status_code == 404
+
+
+# --- unsubscribing -------------------------------------------------------------------
+
+
+def unsubscribe_path(user: AbstractBaseUser) -> str:
+    return services.unsubscribe_url(user).removeprefix("http://localhost:8000")
+
+
+def notify(user: AbstractBaseUser) -> str:
+    return Profile.objects.get(user=user).notify
+
+
+def test_the_unsubscribe_link_is_absolute_on_the_site_url(
+    settings: object, alice: AbstractBaseUser
+) -> None:
+    settings.SITE_URL = "https://ww5.example.org"  # type: ignore[attr-defined]
+
+    url = services.unsubscribe_url(alice)
+
+    assert url.startswith("https://ww5.example.org/mail/unsubscribe/")
+    assert url.endswith("/")
+
+
+def test_opening_the_unsubscribe_link_only_asks(client: Client, alice: AbstractBaseUser) -> None:
+    response = client.get(unsubscribe_path(alice))
+
+    page = response.content.decode()
+    assert response.status_code == 200
+    assert "alice" in page
+    assert 'method="post"' in page
+    assert notify(alice) == EACH
+
+
+def test_confirming_keeps_only_the_mails_about_the_players_decisions(
+    client: Client, alice: AbstractBaseUser
+) -> None:
+    profile = profile_for(alice)
+    profile.display_name, profile.time_zone = "Alice A.", "Europe/Paris"
+    profile.save()
+
+    response = client.post(unsubscribe_path(alice))
+
+    assert response.status_code == 200
+    assert "/accounts/profile/" in response.content.decode()
+    profile.refresh_from_db()
+    assert (profile.notify, profile.display_name, profile.time_zone) == (
+        DECISIONS,
+        "Alice A.",
+        "Europe/Paris",
+    )
+
+
+def test_the_one_click_unsubscribe_needs_no_csrf_token(
+    alice: AbstractBaseUser, bob: AbstractBaseUser
+) -> None:
+    client = Client(enforce_csrf_checks=True)
+
+    response = client.post(
+        unsubscribe_path(alice),
+        "List-Unsubscribe=One-Click",
+        content_type="application/x-www-form-urlencoded",
+    )
+
+    assert response.status_code == 200
+    assert notify(alice) == DECISIONS
+    assert notify(bob) == EACH
+
+
+@pytest.mark.parametrize("method", ["get", "post"])
+def test_an_altered_unsubscribe_link_is_refused_and_changes_nothing(
+    client: Client, alice: AbstractBaseUser, bob: AbstractBaseUser, method: str
+) -> None:
+    token = services.unsubscribe_token(alice)
+    forged = token.replace(f"{alice.pk}:", f"{bob.pk}:", 1)  # alice's signature, bob's id
+
+    for altered in (forged, token[:-1] + ("A" if token[-1] != "A" else "B")):
+        response = getattr(client, method)(f"/mail/unsubscribe/{altered}/")
+
+        assert response.status_code == 400
+        assert "this unsubscribe link is not valid" in response.content.decode()
+        assert "Nothing was changed" in response.content.decode()
+    assert (notify(alice), notify(bob)) == (EACH, EACH)
+
+
+def test_a_token_from_another_signer_is_refused(client: Client, alice: AbstractBaseUser) -> None:
+    from django.core import signing
+
+    other = signing.Signer(salt="accounts.something-else").sign(str(alice.pk))
+
+    assert client.post(f"/mail/unsubscribe/{other}/").status_code == 400
+    assert notify(alice) == EACH
+
+
+def test_the_unsubscribe_link_of_a_deleted_player_is_refused(
+    client: Client, alice: AbstractBaseUser
+) -> None:
+    path = unsubscribe_path(alice)
+    alice.delete()
+
+    response = client.post(path)
+
+    assert response.status_code == 400
+    assert "no longer exists" in response.content.decode()
