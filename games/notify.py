@@ -129,3 +129,55 @@ def queue_result_mails(game: Game, state: State) -> None:
             dedup_key=f"game-over:{game.pk}:{seat.pk}",
             unsubscribe_url=unsubscribe_url(user),
         )
+
+
+def queue_start_mails(game: Game) -> None:
+    """The game has started: who plays which home, and who begins (R5)."""
+    from mail.services import queue_mail, unsubscribe_url
+
+    names = names_of(game)
+    lines = describe.describe_start(game.start_record, names)
+    seats = list(game.seats.order_by("number"))
+    for seat in seats:
+        user = seat.user
+        if user is None or not user.email or not _wants_events(user):
+            continue
+        context = {"game": game, "seat": seat, "seats": seats, "start_lines": lines}
+        queue_mail(
+            user.email,
+            *render_mail("game-start", context, user),
+            kind="game_start",
+            to_user=user,
+            game=game,
+            dedup_key=f"game-start:{game.pk}:{seat.pk}",
+            unsubscribe_url=unsubscribe_url(user),
+        )
+
+
+def queue_missed_mail(game: Game, seat: Seat, what: str, action: str) -> None:
+    """Tell a player their decision passed its deadline, and what was done about it.
+
+    Always sent, whatever the player's preferences: it is about their own decision."""
+    from mail.services import queue_mail, unsubscribe_url
+
+    user = seat.user
+    if user is None or not user.email:
+        return
+    context = {
+        "game": game,
+        "seat": seat,
+        "what": what,
+        "action": describe.action_phrase(BOARDS[game.board], action) if action else "",
+        "missed": seat.missed,
+        "limit": game.missed_limit,
+        "deadline": game.deadline,
+    }
+    queue_mail(
+        user.email,
+        *render_mail("missed", context, user),
+        kind="missed",
+        to_user=user,
+        game=game,
+        dedup_key=f"missed:{game.pk}:{game.turn_number}:{seat.pk}:{what}",
+        unsubscribe_url=unsubscribe_url(user),
+    )

@@ -326,6 +326,7 @@ def _start(game: Game) -> None:
     game.started_at = now
     game.save(update_fields=STARTED_FIELDS)
     _store(game, state, now)
+    notify.queue_start_mails(game)
     transaction.on_commit(lambda: _after_decision(game))
 
 
@@ -789,6 +790,7 @@ def handle_missed_decision(game_id: int, now: datetime | None = None) -> str:
             game.deadline = now + time_allowed(game, state)
             game.deadline_claimed_at = None
             game.save(update_fields=["grace_used", "deadline", "deadline_claimed_at"])
+            notify.queue_missed_mail(game, seat, "grace", "")
             return "grace"
         seat.missed += 1
         seat.save(update_fields=["missed"])
@@ -796,7 +798,7 @@ def handle_missed_decision(game_id: int, now: datetime | None = None) -> str:
             after, events = engine.forfeit(state, seat.player_name)
             _log(game, seat, f"forfeit {seat.player_name}", [], events, Move.Source.TIMEOUT, None)
             _store(game, after, now)
-            done = "forfeit"
+            done, action = "forfeit", ""
         else:
             action = BOTS["greedy"](state, random.Random(DICE.random()))
             dice = RecordingDice(DICE)
@@ -804,5 +806,6 @@ def handle_missed_decision(game_id: int, now: datetime | None = None) -> str:
             _log(game, seat, action, dice.rolled, events, Move.Source.TIMEOUT, None)
             _store(game, after, now)  # the next decision's time runs from ``now``, as for a forfeit
             done = "timeout move"
+        notify.queue_missed_mail(game, seat, done, action)
         transaction.on_commit(lambda: _after_decision(game))
         return done

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from datetime import timedelta
 from io import StringIO
 from typing import Any
 
@@ -231,3 +232,18 @@ def test_seed_demo_refuses_without_debug(settings: Any, django_user_model: Any) 
 )
 def test_the_printed_links_follow_the_address_the_site_runs_on(address: str, url: str) -> None:
     assert site_url(address) == url
+
+
+def test_the_periodic_jobs_run_in_process_for_the_embedded_default(
+    dice: Any, alice: Any, bob: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    game = seated_game(dice, [alice, bob])
+    Game.objects.filter(pk=game.pk).update(deadline=game.deadline - timedelta(days=3))
+    out = StringIO()
+
+    with django_capture_on_commit_callbacks(execute=True):
+        call_command("run_periodic_jobs", "--once", stdout=out)
+
+    game.refresh_from_db()
+    assert game.grace_used  # the sweep claimed it and the policy gave its grace
+    assert "sweep-deadlines: done" in out.getvalue() and "sweep-outbox: done" in out.getvalue()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import html
 import re
+from datetime import timedelta
 
 import pytest
 from django.contrib.auth.models import AbstractBaseUser
@@ -113,3 +114,40 @@ def test_the_deadline_in_the_prompt_is_in_the_players_zone(
     (mail,) = decision_mails(game)
     assert "(America/New_York)" in mail.body_text
     assert re.search(r"Deadline: .* E[SD]T \(America/New_York\)", mail.body_text)
+
+
+def test_everyone_hears_that_the_game_has_started_and_who_begins(
+    game: Game, alice: User, bob: User
+) -> None:
+    mails = OutgoingMail.objects.filter(game=game, kind="game_start")
+
+    assert {m.to_user for m in mails} == {alice, bob}
+    assert all("has started" in m.subject and "goes first" in m.body_text for m in mails)
+
+
+def test_a_missed_decision_tells_the_player_what_was_done(game: Game, alice: User) -> None:
+    assert game.deadline is not None
+    services.handle_missed_decision(game.pk, game.deadline + timedelta(seconds=1))
+    game.refresh_from_db()
+    assert game.deadline is not None
+    services.handle_missed_decision(game.pk, game.deadline + timedelta(seconds=1))
+
+    grace, timeout = OutgoingMail.objects.filter(game=game, kind="missed").order_by("id")
+    assert grace.to_user == timeout.to_user == alice
+    assert "one grace extension" in grace.body_text
+    assert "A bot decided for you: Place your small in" in timeout.body_text
+    assert "missed 1 of the 3" in timeout.body_text
+
+
+def test_a_timeout_forfeit_tells_the_player(game: Game, alice: User) -> None:
+    play(game, *STRICT_SETUP)
+    Game.objects.filter(pk=game.pk).update(missed_limit=1, grace_used=True)
+    game.refresh_from_db()
+    assert game.deadline is not None
+
+    assert services.handle_missed_decision(game.pk, game.deadline + timedelta(seconds=1)) == (
+        "forfeit"
+    )
+
+    (mail,) = OutgoingMail.objects.filter(game=game, kind="missed")
+    assert mail.to_user == alice and "forfeited" in mail.body_text
