@@ -78,6 +78,9 @@ class Game(models.Model):
     # Set by the deadline sweep when it claims this game's missed decision; cleared when
     # the decision is dealt with. A claim older than a few minutes is swept again.
     deadline_claimed_at = models.DateTimeField(null=True, blank=True)
+    # When the player is reminded of the pending decision; cleared once the reminder is
+    # queued, and set again whenever the deadline moves.
+    remind_at = models.DateTimeField(null=True, blank=True, db_index=True)
     # The pending decision has had its one grace extension.
     grace_used = models.BooleanField(default=False)
     paused_at = models.DateTimeField(null=True, blank=True)

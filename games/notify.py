@@ -181,3 +181,22 @@ def queue_missed_mail(game: Game, seat: Seat, what: str, action: str) -> None:
         dedup_key=f"missed:{game.pk}:{game.turn_number}:{seat.pk}:{what}",
         unsubscribe_url=unsubscribe_url(user),
     )
+
+
+def queue_reminder_mail(game: Game, seat: Seat, state: State) -> None:
+    """The decision is due soon: once per deadline (the key carries the deadline)."""
+    from mail.services import queue_mail, unsubscribe_url
+
+    user = seat.user
+    if user is None or not user.email or game.deadline is None:
+        return
+    context = decision_context(game, seat, state)
+    queue_mail(
+        user.email,
+        *render_mail("reminder", context, user),
+        kind="reminder",
+        to_user=user,
+        game=game,
+        dedup_key=f"reminder:{game.pk}:{game.turn_number}:{seat.pk}:{game.deadline.isoformat()}",
+        unsubscribe_url=unsubscribe_url(user),
+    )

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.db.models import Max, Q
@@ -430,6 +431,7 @@ STORED_FIELDS = [
     "status",
     "deadline",
     "deadline_claimed_at",
+    "remind_at",
     "grace_used",
     "finished_at",
     "winner",
@@ -447,6 +449,7 @@ def _store(game: Game, state: State, now: Any) -> None:
         game.status = Game.Status.OVER
         game.finished_at = now
         game.deadline = None
+        game.remind_at = None
         game.winner = (
             seat_named(game, state.name_of(state.winner)) if state.winner is not None else None
         )
@@ -454,6 +457,7 @@ def _store(game: Game, state: State, now: Any) -> None:
     else:
         game.status = Game.Status.PLAY if state.phase == "play" else Game.Status.SETUP
         game.deadline = now + time_allowed(game, state)
+        arm_reminder(game, time_allowed(game, state))
     game.grace_used = False  # a new decision, with its own grace
     game.deadline_claimed_at = None
     game.save(update_fields=STORED_FIELDS)
@@ -467,6 +471,13 @@ def _queue_mails(game: Game, state: State) -> None:
         notify.queue_result_mails(game, state)
     elif game.to_move is not None and not game.to_move.bot:
         notify.queue_decision_mail(game, game.to_move, state)
+
+
+def arm_reminder(game: Game, allowed: timedelta) -> None:
+    """Remind the player when REMINDER_LEFT of the decision's time is left; armed again
+    each time the deadline moves."""
+    left = settings.REMINDER_LEFT
+    game.remind_at = game.deadline - allowed * left if game.deadline and left > 0 else None
 
 
 def time_allowed(game: Game, state: State) -> timedelta:
@@ -616,8 +627,9 @@ def resume_game(game_id: int, by: AbstractBaseUser) -> None:
             raise GameError("this game is not paused")
         if game.deadline is not None:
             game.deadline += timezone.now() - game.paused_at
+            arm_reminder(game, time_allowed(game, state_of(game)))
         game.paused_at = None
-        game.save(update_fields=["paused_at", "deadline"])
+        game.save(update_fields=["paused_at", "deadline", "remind_at"])
         transaction.on_commit(lambda: _after_decision(game))
 
 
@@ -631,7 +643,8 @@ def extend_deadline(game_id: int, by: AbstractBaseUser, extra: timedelta) -> Non
             raise GameError("an extension must be positive")
         game.deadline += extra
         game.deadline_claimed_at = None
-        game.save(update_fields=["deadline", "deadline_claimed_at"])
+        arm_reminder(game, time_allowed(game, state_of(game)))
+        game.save(update_fields=["deadline", "deadline_claimed_at", "remind_at"])
 
 
 def replace_player(
@@ -789,7 +802,8 @@ def handle_missed_decision(game_id: int, now: datetime | None = None) -> str:
             game.grace_used = True
             game.deadline = now + time_allowed(game, state)
             game.deadline_claimed_at = None
-            game.save(update_fields=["grace_used", "deadline", "deadline_claimed_at"])
+            arm_reminder(game, time_allowed(game, state))
+            game.save(update_fields=["grace_used", "deadline", "deadline_claimed_at", "remind_at"])
             notify.queue_missed_mail(game, seat, "grace", "")
             return "grace"
         seat.missed += 1
@@ -809,3 +823,24 @@ def handle_missed_decision(game_id: int, now: datetime | None = None) -> str:
         notify.queue_missed_mail(game, seat, done, action)
         transaction.on_commit(lambda: _after_decision(game))
         return done
+
+
+def sweep_reminders(now: datetime | None = None, limit: int = 10_000) -> list[int]:
+    """Remind the players whose decisions are due soon, once per deadline.
+
+    Claims the due reminders with a conditional update (rows another sweep holds are
+    skipped) and queues each mail in the same transaction. Returns the game ids.
+    """
+    now = now or timezone.now()
+    with transaction.atomic():
+        ids = list(
+            Game.objects.select_for_update(skip_locked=True)
+            .filter(status__in=ACTIVE, paused_at__isnull=True, remind_at__lte=now, deadline__gt=now)
+            .values_list("id", flat=True)[:limit]
+        )
+        Game.objects.filter(id__in=ids).update(remind_at=None)
+        for game in Game.objects.filter(id__in=ids).select_related("to_move__user__profile"):
+            seat = game.to_move
+            if seat is not None and not seat.bot:
+                notify.queue_reminder_mail(game, seat, state_of(game))
+    return ids

@@ -23,3 +23,9 @@ def sweep_deadlines() -> int:
 def handle_missed_decision(game_id: int) -> str:
     """Apply the missed-decision policy to one claimed game (re-checked under a lock)."""
     return services.handle_missed_decision(game_id)
+
+
+@shared_task(ignore_result=True)
+def sweep_reminders() -> int:
+    """Periodic (Celery beat): remind the players whose decisions are due soon."""
+    return len(services.sweep_reminders())

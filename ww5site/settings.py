@@ -174,10 +174,15 @@ CELERY_BROKER_URL = REDIS_URL or "memory://"
 CELERY_TASK_ALWAYS_EAGER = not REDIS_URL
 CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TIMEZONE = TIME_ZONE
+# A player is reminded of a pending decision when this share of its time is left
+# (0 turns reminders off).
+REMINDER_LEFT = float(os.environ.get("REMINDER_LEFT", "0.2"))
+
 # Deadlines are indexed columns swept by this periodic task (celery beat), never tasks
 # scheduled hours ahead.
 CELERY_BEAT_SCHEDULE = {
     "sweep-deadlines": {"task": "games.tasks.sweep_deadlines", "schedule": 60.0},
+    "sweep-reminders": {"task": "games.tasks.sweep_reminders", "schedule": 60.0},
     "sweep-outbox": {"task": "mail.tasks.sweep_outbox", "schedule": 60.0},
 }
 

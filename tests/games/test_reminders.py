@@ -1,0 +1,119 @@
+"""Reminders before a deadline: once per deadline, re-armed when the deadline moves."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+import pytest
+from django.contrib.auth.models import AbstractBaseUser
+from django.test import Client
+
+from games import services
+from games.models import Game
+from mail.models import OutgoingMail
+from tests.games.factories import LoadedDice, seated_game
+
+pytestmark = pytest.mark.django_db
+
+User = AbstractBaseUser
+SECOND = timedelta(seconds=1)
+
+
+def with_email(user: User) -> User:
+    user.email = f"{user.get_username()}@example.com"
+    user.save(update_fields=["email"])
+    return user
+
+
+@pytest.fixture
+def game(dice: LoadedDice, alice: User, bob: User) -> Game:
+    """Alice's first setup placement is due; two days per decision."""
+    return seated_game(dice, [with_email(alice), with_email(bob)])
+
+
+def reminders(game: Game) -> list[OutgoingMail]:
+    return list(OutgoingMail.objects.filter(game=game, kind="reminder").order_by("id"))
+
+
+def test_the_reminder_is_armed_when_a_fifth_of_the_time_is_left(game: Game) -> None:
+    assert game.deadline is not None and game.remind_at is not None
+    assert game.deadline - game.remind_at == game.decision_time * 0.2
+
+
+def test_a_reminder_goes_once_when_it_is_due(game: Game, alice: User) -> None:
+    assert game.remind_at is not None
+    assert services.sweep_reminders(game.remind_at - SECOND) == []
+
+    assert services.sweep_reminders(game.remind_at) == [game.pk]
+    assert services.sweep_reminders(game.remind_at + SECOND) == []
+
+    (mail,) = reminders(game)
+    assert mail.to_user == alice and "due soon" in mail.subject
+    link = mail.body_text.split("http://localhost:8000", 1)[1].split()[0]
+    assert Client().get(link).status_code == 200
+
+
+def test_extending_the_deadline_arms_a_new_reminder(game: Game, alice: User, olga: User) -> None:
+    assert game.remind_at is not None
+    services.sweep_reminders(game.remind_at)
+    services.extend_deadline(game.pk, olga, timedelta(hours=6))
+    game.refresh_from_db()
+
+    assert game.remind_at is not None and game.deadline is not None
+    assert game.deadline - game.remind_at == game.decision_time * 0.2
+    services.sweep_reminders(game.remind_at)
+    assert len(reminders(game)) == 2
+
+
+def test_the_grace_extension_arms_a_new_reminder(game: Game) -> None:
+    assert game.deadline is not None and game.remind_at is not None
+    services.sweep_reminders(game.remind_at)
+    now = game.deadline + SECOND
+
+    assert services.handle_missed_decision(game.pk, now) == "grace"
+    game.refresh_from_db()
+    assert game.remind_at == now + game.decision_time * 0.8
+
+
+def test_a_new_decision_arms_its_own_reminder_and_no_old_one_is_sent(
+    game: Game, alice: User, bob: User
+) -> None:
+    from tests.games.factories import play
+
+    play(game, "place small alaska")
+    game.refresh_from_db()
+    assert game.to_move is not None and game.to_move.user == bob
+    assert game.remind_at is not None
+
+    services.sweep_reminders(game.remind_at)
+    assert [m.to_user for m in reminders(game)] == [bob]
+
+
+def test_a_paused_game_is_not_reminded(game: Game, alice: User) -> None:
+    assert game.remind_at is not None
+    services.pause_game(game.pk, alice)
+
+    assert services.sweep_reminders(game.remind_at + SECOND) == []
+    assert reminders(game) == []
+
+
+def test_reminders_can_be_turned_off(
+    settings: Any, dice: LoadedDice, alice: User, bob: User
+) -> None:
+    settings.REMINDER_LEFT = 0
+    game = seated_game(dice, [with_email(alice), with_email(bob)])
+
+    assert game.remind_at is None
+
+
+def test_a_bots_decision_gets_no_reminder(dice: LoadedDice, alice: User) -> None:
+    game = services.create_game(with_email(alice), seats=2, home="north-america")
+    dice.load(1, 6)
+    services.add_bot(game.pk, alice, "greedy", home="europe")
+    Game.objects.filter(pk=game.pk).update(to_move=game.seats.get(bot="greedy"))
+    game.refresh_from_db()
+    assert game.remind_at is not None
+
+    assert services.sweep_reminders(game.remind_at) == [game.pk]
+    assert reminders(game) == []
