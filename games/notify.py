@@ -91,8 +91,9 @@ def decision_context(game: Game, seat: Seat, state: State) -> dict[str, Any]:
     }
 
 
-def queue_decision_mail(game: Game, seat: Seat, state: State) -> None:
-    """Tell the seat's player that a decision is theirs (at most once per decision)."""
+def _queue(seat: Seat, name: str, kind: str, context: dict[str, Any], dedup_key: str) -> None:
+    """Render ``emails/<name>-*`` for the seat's player and queue it in the outbox (in the
+    caller's transaction), if the player has an address."""
     from mail.services import queue_mail, unsubscribe_url
 
     user = seat.user
@@ -100,69 +101,52 @@ def queue_decision_mail(game: Game, seat: Seat, state: State) -> None:
         return
     queue_mail(
         user.email,
-        *render_mail("decision", decision_context(game, seat, state), user),
-        kind="decision",
+        *render_mail(name, context, user),
+        kind=kind,
         to_user=user,
-        game=game,
-        dedup_key=f"decision:{game.pk}:{game.turn_number}:{seat.pk}",
+        game=context["game"],
+        dedup_key=dedup_key,
         unsubscribe_url=unsubscribe_url(user),
     )
 
 
-def queue_result_mails(game: Game, state: State) -> None:
-    """The final result and ranking, to every player in the game."""
-    from mail.services import queue_mail, unsubscribe_url
+def queue_decision_mail(game: Game, seat: Seat, state: State) -> None:
+    """Tell the seat's player that a decision is theirs (at most once per decision)."""
+    if seat.user is None or not seat.user.email:
+        return  # the context is not worth building
+    _queue(
+        seat,
+        "decision",
+        "decision",
+        decision_context(game, seat, state),
+        f"decision:{game.pk}:{game.turn_number}:{seat.pk}",
+    )
 
+
+def queue_result_mails(game: Game, state: State) -> None:
+    """The final result and ranking, to every player who wants each event."""
     names = names_of(game)
     seats = sorted(game.seats.all(), key=lambda s: (s.rank or 99, s.number))
     for seat in seats:
-        user = seat.user
-        if user is None or not user.email or not _wants_events(user):
-            continue
-        context = {"game": game, "seat": seat, "seats": seats, "names": names}
-        queue_mail(
-            user.email,
-            *render_mail("game-over", context, user),
-            kind="game_over",
-            to_user=user,
-            game=game,
-            dedup_key=f"game-over:{game.pk}:{seat.pk}",
-            unsubscribe_url=unsubscribe_url(user),
-        )
+        if seat.user is not None and _wants_events(seat.user):
+            context = {"game": game, "seat": seat, "seats": seats, "names": names}
+            _queue(seat, "game-over", "game_over", context, f"game-over:{game.pk}:{seat.pk}")
 
 
 def queue_start_mails(game: Game) -> None:
     """The game has started: who plays which home, and who begins (R5)."""
-    from mail.services import queue_mail, unsubscribe_url
-
-    names = names_of(game)
-    lines = describe.describe_start(game.start_record, names)
+    lines = describe.describe_start(game.start_record, names_of(game))
     seats = list(game.seats.order_by("number"))
     for seat in seats:
-        user = seat.user
-        if user is None or not user.email or not _wants_events(user):
-            continue
-        context = {"game": game, "seat": seat, "seats": seats, "start_lines": lines}
-        queue_mail(
-            user.email,
-            *render_mail("game-start", context, user),
-            kind="game_start",
-            to_user=user,
-            game=game,
-            dedup_key=f"game-start:{game.pk}:{seat.pk}",
-            unsubscribe_url=unsubscribe_url(user),
-        )
+        if seat.user is not None and _wants_events(seat.user):
+            context = {"game": game, "seat": seat, "seats": seats, "start_lines": lines}
+            _queue(seat, "game-start", "game_start", context, f"game-start:{game.pk}:{seat.pk}")
 
 
 def queue_missed_mail(game: Game, seat: Seat, what: str, action: str) -> None:
     """Tell a player their decision passed its deadline, and what was done about it.
 
     Always sent, whatever the player's preferences: it is about their own decision."""
-    from mail.services import queue_mail, unsubscribe_url
-
-    user = seat.user
-    if user is None or not user.email:
-        return
     context = {
         "game": game,
         "seat": seat,
@@ -172,31 +156,14 @@ def queue_missed_mail(game: Game, seat: Seat, what: str, action: str) -> None:
         "limit": game.missed_limit,
         "deadline": game.deadline,
     }
-    queue_mail(
-        user.email,
-        *render_mail("missed", context, user),
-        kind="missed",
-        to_user=user,
-        game=game,
-        dedup_key=f"missed:{game.pk}:{game.turn_number}:{seat.pk}:{what}",
-        unsubscribe_url=unsubscribe_url(user),
+    _queue(
+        seat, "missed", "missed", context, f"missed:{game.pk}:{game.turn_number}:{seat.pk}:{what}"
     )
 
 
 def queue_reminder_mail(game: Game, seat: Seat, state: State) -> None:
     """The decision is due soon: once per deadline (the key carries the deadline)."""
-    from mail.services import queue_mail, unsubscribe_url
-
-    user = seat.user
-    if user is None or not user.email or game.deadline is None:
+    if game.deadline is None or seat.user is None or not seat.user.email:
         return
-    context = decision_context(game, seat, state)
-    queue_mail(
-        user.email,
-        *render_mail("reminder", context, user),
-        kind="reminder",
-        to_user=user,
-        game=game,
-        dedup_key=f"reminder:{game.pk}:{game.turn_number}:{seat.pk}:{game.deadline.isoformat()}",
-        unsubscribe_url=unsubscribe_url(user),
-    )
+    key = f"reminder:{game.pk}:{game.turn_number}:{seat.pk}:{game.deadline.isoformat()}"
+    _queue(seat, "reminder", "reminder", decision_context(game, seat, state), key)

@@ -386,15 +386,30 @@ def _apply(
     state = state_of(game)
     try:
         action = engine.parse_action(state, text)
-        if not confirmed and eliminates_mover(state, action):
-            raise NeedsConfirmation(action, game.board)
-        dice = RecordingDice(DICE)
-        after, events = engine.apply_action(state, action, rng=dice)
     except engine.IllegalAction as refusal:
         raise GameError(str(refusal)) from None
-    move = _log(game, seat, action, dice.rolled, events, source, actor)
-    _store(game, after, move.created_at)
+    if not confirmed and eliminates_mover(state, action):
+        raise NeedsConfirmation(action, game.board)
+    move = _record(game, seat, state, action, source, actor)
     transaction.on_commit(lambda: _after_decision(game))
+    return move
+
+
+def _record(
+    game: Game,
+    seat: Seat,
+    state: State,
+    action: str,
+    source: str,
+    actor: AbstractBaseUser | None,
+    now: datetime | None = None,
+) -> Move:
+    """Apply a legal canonical action with fair dice, log it with its dice and store the
+    new position; the next decision's time runs from ``now`` (default: the move's time)."""
+    dice = RecordingDice(DICE)
+    after, events = engine.apply_action(state, action, rng=dice)
+    move = _log(game, seat, action, dice.rolled, events, source, actor)
+    _store(game, after, now or move.created_at)
     return move
 
 
@@ -540,25 +555,14 @@ def play_bot_turns(game_id: int, limit: int = 200) -> int:
             seat = game.to_move
             if not game.is_active or game.is_paused or seat is None or not seat.bot:
                 return played
-            action = BOTS[seat.bot](state_of(game), rng)
-            _apply_quietly(game, seat, action, Move.Source.BOT, None)
+            state = state_of(game)
+            # no bots scheduled here: their loop is already running
+            _record(game, seat, state, BOTS[seat.bot](state, rng), Move.Source.BOT, None)
         played += 1
     from games.tasks import play_bots
 
     play_bots.delay(game_id)  # a long run of bot turns continues in a fresh task
     return played
-
-
-def _apply_quietly(
-    game: Game, seat: Seat, action: str, source: str, actor: AbstractBaseUser | None
-) -> Move:
-    """Apply without scheduling the bots again (their loop is already running)."""
-    state = state_of(game)
-    dice = RecordingDice(DICE)
-    after, events = engine.apply_action(state, action, rng=dice)
-    move = _log(game, seat, action, dice.rolled, events, source, actor)
-    _store(game, after, move.created_at)
-    return move
 
 
 # --- organisers ----------------------------------------------------------------------
@@ -815,10 +819,7 @@ def handle_missed_decision(game_id: int, now: datetime | None = None) -> str:
             done, action = "forfeit", ""
         else:
             action = BOTS["greedy"](state, random.Random(DICE.random()))
-            dice = RecordingDice(DICE)
-            after, events = engine.apply_action(state, action, rng=dice)
-            _log(game, seat, action, dice.rolled, events, Move.Source.TIMEOUT, None)
-            _store(game, after, now)  # the next decision's time runs from ``now``, as for a forfeit
+            _record(game, seat, state, action, Move.Source.TIMEOUT, None, now)
             done = "timeout move"
         notify.queue_missed_mail(game, seat, done, action)
         transaction.on_commit(lambda: _after_decision(game))
