@@ -56,7 +56,7 @@ RETRY_DELAYS = (
 # A row still "sending" this long after its claim lost its worker (killed, or the
 # database went away after the send). Far above EMAIL_TIMEOUT, so a slow but live send
 # is never taken for a dead one.
-CLAIM_EXPIRES = timedelta(minutes=10)
+CLAIM_EXPIRES = timedelta(seconds=settings.MAIL_CLAIM_EXPIRES_SECONDS)
 # A row still "queued" this long after it was due lost its send task (the broker was
 # down at commit, or the process died between commit and queueing the task).
 SEND_LOST_AFTER = timedelta(minutes=5)

@@ -144,6 +144,9 @@ EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", True)
 # Seconds per SMTP operation: a hung server must not hold a mail for longer than the
 # outbox sweeper waits before it takes the mail for lost (mail.services.CLAIM_EXPIRES).
 EMAIL_TIMEOUT = 30
+# A mail still "sending" this long after its worker claimed it lost that worker (it was
+# killed): the outbox sweeper sends it again. Keep it far above EMAIL_TIMEOUT.
+MAIL_CLAIM_EXPIRES_SECONDS = int(os.environ.get("MAIL_CLAIM_EXPIRES_SECONDS", "600"))
 MAIL_TRANSPORT = (
     "django.core.mail.backends.smtp.EmailBackend"
     if EMAIL_HOST
@@ -180,10 +183,12 @@ REMINDER_LEFT = float(os.environ.get("REMINDER_LEFT", "0.2"))
 
 # Deadlines are indexed columns swept by this periodic task (celery beat), never tasks
 # scheduled hours ahead.
+# PERIODIC_JOBS_EVERY: how often, in seconds, each sweep runs.
+PERIODIC_JOBS_EVERY = float(os.environ.get("PERIODIC_JOBS_EVERY", "60"))
 CELERY_BEAT_SCHEDULE = {
-    "sweep-deadlines": {"task": "games.tasks.sweep_deadlines", "schedule": 60.0},
-    "sweep-reminders": {"task": "games.tasks.sweep_reminders", "schedule": 60.0},
-    "sweep-outbox": {"task": "mail.tasks.sweep_outbox", "schedule": 60.0},
+    "sweep-deadlines": {"task": "games.tasks.sweep_deadlines", "schedule": PERIODIC_JOBS_EVERY},
+    "sweep-reminders": {"task": "games.tasks.sweep_reminders", "schedule": PERIODIC_JOBS_EVERY},
+    "sweep-outbox": {"task": "mail.tasks.sweep_outbox", "schedule": PERIODIC_JOBS_EVERY},
 }
 
 if not DEBUG:
