@@ -39,6 +39,10 @@ class Game(models.Model):
         RANDOM = "random", "Random at the start"
         ASSIGNED = "assigned", "Assigned by the creator or an organiser"
 
+    class TimeControl(models.TextChoices):
+        FIXED = "fixed", "A fixed time for each decision"
+        BANK = "bank", "A time bank per player, with an increment per decision"
+
     BOARD_CHOICES = [(board_id, board.name) for board_id, board in sorted(BOARDS.items())]
 
     name = models.CharField(max_length=80, blank=True)
@@ -57,6 +61,17 @@ class Game(models.Model):
         max_length=10, choices=HomeAssignment, default=HomeAssignment.CHOOSE
     )
     decision_time = models.DurationField(default=timedelta(days=2))
+    time_control = models.CharField(max_length=10, choices=TimeControl, default=TimeControl.FIXED)
+    bank_time = models.DurationField(
+        default=timedelta(days=5), help_text="Each player's time bank at the start (bank games)"
+    )
+    increment = models.DurationField(
+        default=timedelta(days=1),
+        help_text="Added to the player's bank after each decision (bank games)",
+    )
+    absence_pauses_clock = models.BooleanField(
+        default=True, help_text="A declared absence stops its player's clock"
+    )
     retreat_time = models.DurationField(
         default=timedelta(hours=12), help_text="Time allowed for a defender's retreat"
     )
@@ -81,6 +96,9 @@ class Game(models.Model):
     # When the player is reminded of the pending decision; cleared once the reminder is
     # queued, and set again whenever the deadline moves.
     remind_at = models.DateTimeField(null=True, blank=True, db_index=True)
+    # When the pending decision began drawing on its player's time bank (bank games; not
+    # for a retreat, which has its own time): the time used is charged when it is made.
+    clock_started_at = models.DateTimeField(null=True, blank=True)
     # The pending decision has had its one grace extension.
     grace_used = models.BooleanField(default=False)
     paused_at = models.DateTimeField(null=True, blank=True)
@@ -137,6 +155,10 @@ class Seat(models.Model):
     missed = models.PositiveSmallIntegerField(
         default=0, help_text="Decisions this player let pass their deadline"
     )
+    bank_left = models.DurationField(
+        null=True, blank=True, help_text="What is left of the player's time bank (bank games)"
+    )
+    muted = models.BooleanField(default=False, help_text="The player wants no mail about this game")
     joined_at = models.DateTimeField(default=timezone.now)
 
     class Meta:

@@ -9,9 +9,10 @@ mail) runs after commit.
 from __future__ import annotations
 
 import random
+import zoneinfo
 from collections.abc import Iterable
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import date, datetime, time, timedelta
 from typing import Any
 
 from django.conf import settings
@@ -20,7 +21,8 @@ from django.db import transaction
 from django.db.models import Max, Q
 from django.utils import timezone
 
-from games import engine, notify
+from accounts.models import Absence, Profile
+from games import clock, engine, notify
 from games.describe import eliminates_mover
 from games.engine.bots import BOTS
 from games.engine.state import State
@@ -83,7 +85,7 @@ def seats_of(game: Game) -> list[Seat]:
     """The game's seats, read once per game object (a locked game is a fresh object)."""
     cached: list[Seat] | None = game.__dict__.get("_seat_list")
     if cached is None:
-        cached = game.__dict__["_seat_list"] = list(game.seats.all())
+        cached = game.__dict__["_seat_list"] = list(game.seats.select_related("user__profile"))
     return cached
 
 
@@ -160,6 +162,10 @@ def create_game(
     missed_limit: int = 3,
     is_public: bool = True,
     home: str | None = None,
+    time_control: str = Game.TimeControl.FIXED,
+    bank_time: timedelta = timedelta(days=5),
+    increment: timedelta = timedelta(days=1),
+    absence_pauses_clock: bool = True,
 ) -> Game:
     if not MIN_SEATS <= seats <= MAX_SEATS:
         raise GameError(f"a game has {MIN_SEATS} to {MAX_SEATS} players")
@@ -169,6 +175,12 @@ def create_game(
         raise GameError("allow at least a minute per decision and per retreat")
     if missed_limit < 1:
         raise GameError("a player forfeits after at least one missed decision")
+    if time_control not in Game.TimeControl.values:
+        raise GameError(f"unknown time control {time_control!r}")
+    if time_control == Game.TimeControl.BANK and bank_time < timedelta(minutes=1):
+        raise GameError("a time bank holds at least a minute")
+    if increment < timedelta(0):
+        raise GameError("an increment cannot be negative")
     with transaction.atomic():
         game = Game.objects.create(
             name=name.strip(),
@@ -182,6 +194,10 @@ def create_game(
             retreat_time=retreat_time,
             missed_limit=missed_limit,
             is_public=is_public,
+            time_control=time_control,
+            bank_time=bank_time,
+            increment=increment,
+            absence_pauses_clock=absence_pauses_clock,
         )
         chosen = home if home_assignment == Game.HomeAssignment.CHOOSE else None
         Seat.objects.create(game=game, number=1, user=creator, home=_check_home(game, chosen))
@@ -318,6 +334,11 @@ def _start(game: Game) -> None:
     missing = [s.display_name for s in seats if not s.home]
     if missing:
         raise GameError(f"still without a home continent: {', '.join(missing)}")
+    if game.time_control == Game.TimeControl.BANK:
+        for seat in seats:
+            seat.bank_left = game.bank_time
+        Seat.objects.bulk_update(seats, ["bank_left"])
+    game.__dict__.pop("_seat_list", None)  # read again, with the homes and banks
     players = [(s.player_name, s.home) for s in seats]
     state, record = engine.new_game(players, game.options(), DICE)
     now = timezone.now()
@@ -409,7 +430,7 @@ def _record(
     dice = RecordingDice(DICE)
     after, events = engine.apply_action(state, action, rng=dice)
     move = _log(game, seat, action, dice.rolled, events, source, actor)
-    _store(game, after, now or move.created_at)
+    _store(game, after, now or move.created_at, decided_by=seat)
     return move
 
 
@@ -433,6 +454,7 @@ def _log(
         events=events,
         source=source,
         actor=actor,
+        created_at=timezone.now(),
     )
     game.turn_number = move.number
     return move
@@ -448,18 +470,35 @@ STORED_FIELDS = [
     "deadline_claimed_at",
     "remind_at",
     "grace_used",
+    "clock_started_at",
     "finished_at",
     "winner",
 ]
 STARTED_FIELDS = ["seats_wanted", "start_record", "started_at"]
 
 
-def _store(game: Game, state: State, now: Any) -> None:
-    """Write the new position and what follows from it, with the move, in one transaction."""
+def _store(game: Game, state: State, now: Any, decided_by: Seat | None = None) -> None:
+    """Write the new position and what follows from it, with the move, in one transaction.
+
+    ``decided_by``: the seat whose decision this was, charged for the time it took (bank
+    games). A change that is no one's decision (a forfeit) leaves the clock of a player
+    who still has the decision running as it was."""
+    if decided_by is not None:
+        _charge_clock(game, decided_by, now)
+    waited_for = game.to_move_id
     game.position = engine.dump_position(state)
     game.to_move = (
         seat_named(game, state.name_of(state.to_move)) if state.to_move is not None else None
     )
+    if (
+        decided_by is None
+        and state.phase != "over"
+        and game.to_move is not None
+        and game.to_move_id == waited_for
+        and game.deadline is not None
+    ):
+        game.save(update_fields=STORED_FIELDS)  # the same decision, its clock still running
+        return
     if state.phase == "over":
         game.status = Game.Status.OVER
         game.finished_at = now
@@ -471,8 +510,7 @@ def _store(game: Game, state: State, now: Any) -> None:
         _rank_seats(game, state)
     else:
         game.status = Game.Status.PLAY if state.phase == "play" else Game.Status.SETUP
-        game.deadline = now + time_allowed(game, state)
-        arm_reminder(game, time_allowed(game, state))
+        _start_clock(game, state, now)
     game.grace_used = False  # a new decision, with its own grace
     game.deadline_claimed_at = None
     game.save(update_fields=STORED_FIELDS)
@@ -496,8 +534,65 @@ def arm_reminder(game: Game, allowed: timedelta) -> None:
 
 
 def time_allowed(game: Game, state: State) -> timedelta:
-    """The time for the pending decision: a defender's retreat has its own, shorter time."""
-    return game.retreat_time if state.pending is not None else game.decision_time
+    """The time for the pending decision: a defender's retreat has its own, shorter time;
+    in a bank game a turn or placement may use what is left of its player's bank."""
+    if state.pending is not None:
+        return game.retreat_time
+    if game.time_control == Game.TimeControl.BANK and game.to_move is not None:
+        bank = game.to_move.bank_left
+        return bank if bank is not None else game.bank_time
+    return game.decision_time
+
+
+# A bank game's grace extension is its increment, but never less than this.
+MIN_BANK_GRACE = timedelta(hours=1)
+
+
+def grace_time(game: Game, state: State) -> timedelta:
+    """The one extension a missed decision gets: the decision's time again; in a bank
+    game (whose bank is now empty) the increment, at least MIN_BANK_GRACE."""
+    if state.pending is None and game.time_control == Game.TimeControl.BANK:
+        return max(game.increment, MIN_BANK_GRACE)
+    return time_allowed(game, state)
+
+
+def away_periods(game: Game, seat: Seat | None, since: datetime) -> list[tuple[datetime, datetime]]:
+    """The seat's player's absences that end after ``since``, when the game lets an
+    absence stop the clock (the profile's ``away_until`` spares the query otherwise)."""
+    if seat is None or seat.user_id is None or not game.absence_pauses_clock:
+        return []
+    profile = getattr(seat.user, "profile", None)
+    if profile is None or profile.away_until is None or profile.away_until <= since:
+        return []
+    return list(
+        Absence.objects.filter(user_id=seat.user_id, ends_at__gt=since).values_list(
+            "starts_at", "ends_at"
+        )
+    )
+
+
+def _start_clock(game: Game, state: State, now: datetime) -> None:
+    """The deadline and reminder of the decision now due; its clock stands still while
+    its player is away (when the game says so)."""
+    allowed = time_allowed(game, state)
+    bank = state.pending is None and game.time_control == Game.TimeControl.BANK
+    game.clock_started_at = now if bank else None
+    away = away_periods(game, game.to_move, now)
+    game.deadline = clock.deadline(now, allowed, away)
+    left = settings.REMINDER_LEFT
+    game.remind_at = clock.deadline(now, allowed * (1 - left), away) if left > 0 else None
+
+
+def _charge_clock(game: Game, seat: Seat, now: datetime) -> None:
+    """A bank game: the seat made its decision; take the time it used from its bank
+    (an emptied bank stays at zero) and add the increment."""
+    started = game.clock_started_at
+    if started is None or game.to_move_id != seat.pk:
+        return
+    used = clock.running(started, now, away_periods(game, seat, started))
+    bank = seat.bank_left if seat.bank_left is not None else game.bank_time
+    seat.bank_left = max(bank - used, timedelta(0)) + game.increment
+    seat.save(update_fields=["bank_left"])
 
 
 def _rank_seats(game: Game, state: State) -> None:
@@ -629,11 +724,14 @@ def resume_game(game_id: int, by: AbstractBaseUser) -> None:
         _check_organiser(game, by)
         if game.paused_at is None:
             raise GameError("this game is not paused")
+        paused = timezone.now() - game.paused_at
         if game.deadline is not None:
-            game.deadline += timezone.now() - game.paused_at
+            game.deadline += paused
             arm_reminder(game, time_allowed(game, state_of(game)))
+        if game.clock_started_at is not None:  # the pause is not charged to a bank
+            game.clock_started_at += paused
         game.paused_at = None
-        game.save(update_fields=["paused_at", "deadline", "remind_at"])
+        game.save(update_fields=["paused_at", "deadline", "remind_at", "clock_started_at"])
         transaction.on_commit(lambda: _after_decision(game))
 
 
@@ -804,9 +902,9 @@ def handle_missed_decision(game_id: int, now: datetime | None = None) -> str:
         state = state_of(game)
         if not game.grace_used:
             game.grace_used = True
-            game.deadline = now + time_allowed(game, state)
+            game.deadline = now + grace_time(game, state)
             game.deadline_claimed_at = None
-            arm_reminder(game, time_allowed(game, state))
+            arm_reminder(game, grace_time(game, state))
             game.save(update_fields=["grace_used", "deadline", "deadline_claimed_at", "remind_at"])
             notify.queue_missed_mail(game, seat, "grace", "")
             return "grace"
@@ -845,3 +943,113 @@ def sweep_reminders(now: datetime | None = None, limit: int = 10_000) -> list[in
             if seat is not None and not seat.bot:
                 notify.queue_reminder_mail(game, seat, state_of(game))
     return ids
+
+
+# --- absences ------------------------------------------------------------------------
+
+
+def _local_midnight(day: date, zone: zoneinfo.ZoneInfo) -> datetime:
+    return datetime.combine(day, time(0), tzinfo=zone)
+
+
+def absence_days(absence: Absence, zone: zoneinfo.ZoneInfo) -> int:
+    """How many of the player's calendar days the absence takes (the cap counts these)."""
+    return (
+        absence.ends_at.astimezone(zone).date() - absence.starts_at.astimezone(zone).date()
+    ).days
+
+
+def _zone_of(user: AbstractBaseUser) -> zoneinfo.ZoneInfo:
+    profile = getattr(user, "profile", None)
+    return zoneinfo.ZoneInfo(profile.time_zone if profile is not None else "UTC")
+
+
+def declare_absence(
+    user: AbstractBaseUser, first_day: date, last_day: date, now: datetime | None = None
+) -> Absence:
+    """The player will be away from the start of ``first_day`` to the end of ``last_day``
+    (their own calendar days). At most ABSENCE_DAYS_PER_YEAR days per calendar year; no
+    overlap with another absence. In games that let an absence stop the clock, the
+    deadlines of the player's pending decisions move on by the time away."""
+
+    now = now or timezone.now()
+    with transaction.atomic():
+        # The profile's lock makes two declarations by one player run one at a time.
+        profile, _ = Profile.objects.get_or_create(user=user)
+        profile = Profile.objects.select_for_update().get(pk=profile.pk)
+        zone = zoneinfo.ZoneInfo(profile.time_zone)
+        today = now.astimezone(zone).date()
+        if last_day < first_day:
+            raise GameError("an absence ends on or after the day it starts")
+        if first_day < today:
+            raise GameError("an absence cannot start in the past")
+        if first_day > today + timedelta(days=365):
+            raise GameError("an absence can be declared at most a year ahead")
+        starts = max(_local_midnight(first_day, zone), now)
+        ends = _local_midnight(last_day + timedelta(days=1), zone)
+        if Absence.objects.filter(user=user, starts_at__lt=ends, ends_at__gt=starts).exists():
+            raise GameError("this absence overlaps one you have already declared")
+        absence = Absence(user=user, starts_at=starts, ends_at=ends)
+        cap = settings.ABSENCE_DAYS_PER_YEAR
+        year = first_day.year
+        taken = sum(
+            absence_days(a, zone)
+            for a in Absence.objects.filter(user=user)
+            if a.starts_at.astimezone(zone).year == year
+        )
+        wanted = absence_days(absence, zone)
+        if taken + wanted > cap:
+            raise GameError(
+                f"that is {wanted} days away, and you have {max(cap - taken, 0)} of your "
+                f"{cap} days of absence for {year} left"
+            )
+        absence.save()
+        profile.away_until = max(filter(None, [profile.away_until, ends]))
+        profile.save(update_fields=["away_until"])
+        _shift_deadlines(user, starts, ends, +1)
+    return absence
+
+
+def cancel_absence(user: AbstractBaseUser, absence_id: int, now: datetime | None = None) -> None:
+    """Withdraw an absence that has not begun; the deadlines it moved move back."""
+
+    now = now or timezone.now()
+    with transaction.atomic():
+        profile, _ = Profile.objects.get_or_create(user=user)
+        profile = Profile.objects.select_for_update().get(pk=profile.pk)
+        absence = Absence.objects.filter(pk=absence_id, user=user).first()
+        if absence is None:
+            raise GameError("you have no such absence")
+        if absence.starts_at <= now:
+            raise GameError("an absence that has begun cannot be withdrawn")
+        absence.delete()
+        profile.away_until = Absence.objects.filter(user=user).aggregate(end=Max("ends_at"))["end"]
+        profile.save(update_fields=["away_until"])
+        _shift_deadlines(user, absence.starts_at, absence.ends_at, -1)
+
+
+def _shift_deadlines(user: AbstractBaseUser, starts: datetime, ends: datetime, sign: int) -> None:
+    """The clock of each decision the player has pending stands still from ``starts`` to
+    ``ends`` (sign +1), or runs again (−1): a deadline after the period moves by its
+    length, and so does a reminder."""
+    length = (ends - starts) * sign
+    after = starts if sign > 0 else ends  # a deadline the period moved lies after its end
+    games = Game.objects.select_for_update().filter(
+        to_move__user=user,
+        status__in=ACTIVE,
+        absence_pauses_clock=True,
+        deadline__gt=after,
+    )
+    for game in games:
+        assert game.deadline is not None
+        game.deadline += length
+        if game.remind_at is not None and game.remind_at > after:
+            game.remind_at += length
+        game.deadline_claimed_at = None
+        game.save(update_fields=["deadline", "remind_at", "deadline_claimed_at"])
+
+
+def absences_of(user: AbstractBaseUser, now: datetime | None = None) -> list[Absence]:
+    """The player's absences that have not ended, soonest first."""
+    now = now or timezone.now()
+    return list(Absence.objects.filter(user=user, ends_at__gt=now).order_by("starts_at"))

@@ -180,6 +180,10 @@ CELERY_TIMEZONE = TIME_ZONE
 # A player is reminded of a pending decision when this share of its time is left
 # (0 turns reminders off).
 REMINDER_LEFT = float(os.environ.get("REMINDER_LEFT", "0.2"))
+# How many days of absence a player may declare per calendar year.
+ABSENCE_DAYS_PER_YEAR = int(os.environ.get("ABSENCE_DAYS_PER_YEAR", "21"))
+# The local hour at which a digest player's daily digest is sent.
+DIGEST_HOUR = int(os.environ.get("DIGEST_HOUR", "7"))
 
 # Deadlines are indexed columns swept by this periodic task (celery beat), never tasks
 # scheduled hours ahead.
