@@ -71,3 +71,22 @@ class ProfileForm(forms.Form):
         super().__init__(*args, **kwargs)
         if username:
             self.fields["display_name"].widget.attrs["placeholder"] = username
+
+
+class AbsenceForm(forms.Form):
+    """Days away, in the player's own calendar: from the start of the first to the end
+    of the last."""
+
+    first_day = forms.DateField(
+        label="First day away", widget=forms.DateInput(attrs={"type": "date"})
+    )
+    last_day = forms.DateField(
+        label="Last day away", widget=forms.DateInput(attrs={"type": "date"})
+    )
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        first, last = data.get("first_day"), data.get("last_day")
+        if first and last and last < first:
+            raise forms.ValidationError("The last day away cannot come before the first.")
+        return data

@@ -6,4 +6,10 @@ app_name = "accounts"
 
 urlpatterns: list[URLPattern | URLResolver] = [
     path("profile/", views.profile, name="profile"),
+    path("profile/absences/", views.declare_absence, name="declare_absence"),
+    path(
+        "profile/absences/<int:absence_id>/withdraw/",
+        views.withdraw_absence,
+        name="withdraw_absence",
+    ),
 ]

@@ -3,20 +3,24 @@
 from __future__ import annotations
 
 import zoneinfo
+from datetime import timedelta
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
+from django.views.decorators.http import require_POST
 
-from accounts.forms import ProfileForm
+from accounts.forms import AbsenceForm, ProfileForm
 from accounts.services import profile_for, update_profile
+from games import services as game_services
 
 
 @login_required
-def profile(request: HttpRequest) -> HttpResponse:
+def profile(request: HttpRequest, absence_form: AbsenceForm | None = None) -> HttpResponse:
     user = request.user
     current = profile_for(user)
     if request.method == "POST":
@@ -39,12 +43,55 @@ def profile(request: HttpRequest) -> HttpResponse:
             },
         )
     zone = zoneinfo.ZoneInfo(current.time_zone)
+    now = timezone.now()
+    absences = [
+        {
+            "absence": absence,
+            "last_day": (absence.ends_at.astimezone(zone) - timedelta(seconds=1)).date(),
+            "days": game_services.absence_days(absence, zone),
+            "begun": absence.starts_at <= now,
+        }
+        for absence in game_services.absences_of(user, now)
+    ]
     return render(
         request,
         "accounts/profile.html",
         {
             "form": form,
             "profile": current,
-            "now_there": timezone.now().astimezone(zone),
+            "now_there": now.astimezone(zone),
+            "absence_form": absence_form or AbsenceForm(),
+            "absences": absences,
+            "absence_cap": settings.ABSENCE_DAYS_PER_YEAR,
         },
+        status=400 if absence_form is not None else 200,
     )
+
+
+@login_required
+@require_POST
+def declare_absence(request: HttpRequest) -> HttpResponse:
+    form = AbsenceForm(request.POST)
+    if form.is_valid():
+        try:
+            game_services.declare_absence(
+                request.user, form.cleaned_data["first_day"], form.cleaned_data["last_day"]
+            )
+        except game_services.GameError as refusal:
+            form.add_error(None, f"{str(refusal).capitalize()}.")
+        else:
+            messages.success(request, "Your absence is noted.")
+            return redirect("accounts:profile")
+    return profile(request, absence_form=form)
+
+
+@login_required
+@require_POST
+def withdraw_absence(request: HttpRequest, absence_id: int) -> HttpResponse:
+    try:
+        game_services.cancel_absence(request.user, absence_id)
+    except game_services.GameError as refusal:
+        messages.error(request, f"{str(refusal).capitalize()}: nothing was changed.")
+    else:
+        messages.success(request, "Your absence is withdrawn.")
+    return redirect("accounts:profile")

@@ -73,13 +73,38 @@ class CreateGameForm(forms.Form):
         required=False,
         help_text="When players choose their homes, you choose first.",
     )
+    time_control = forms.ChoiceField(
+        label="Time control",
+        choices=Game.TimeControl.choices,
+        initial=Game.TimeControl.FIXED,
+        widget=forms.RadioSelect,
+    )
     decision_hours = forms.DecimalField(
         label="Time allowed per decision (hours)",
         initial=48,
         min_value=0,
         max_value=MAX_HOURS,
         decimal_places=3,
-        help_text="At least a minute (0.017 hours).",
+        help_text="With a fixed time. At least a minute (0.017 hours).",
+    )
+    bank_hours = forms.DecimalField(
+        label="Each player's time bank (hours)",
+        initial=120,
+        min_value=0,
+        max_value=MAX_HOURS,
+        decimal_places=3,
+        help_text="With a time bank: all the time a player has for their decisions, "
+        "chess-clock style. At least a minute.",
+    )
+    increment_hours = forms.DecimalField(
+        label="Increment per decision (hours)",
+        initial=24,
+        min_value=0,
+        max_value=MAX_HOURS,
+        decimal_places=3,
+        help_text="With a time bank: added to a player's bank after each of their "
+        "decisions. When a bank runs out, the grace extension is the increment (at least "
+        "an hour).",
     )
     retreat_hours = forms.DecimalField(
         label="Time allowed for a defender's retreat (hours)",
@@ -98,6 +123,12 @@ class CreateGameForm(forms.Form):
         help_text="A missed decision gets one grace extension; then the greedy bot decides "
         "for the player. At this many missed decisions the player forfeits instead (R31).",
     )
+    absence_pauses_clock = forms.BooleanField(
+        label="A player's declared absence stops their clock",
+        required=False,
+        initial=True,
+        help_text="Players declare absences on their profile page (a few weeks a year).",
+    )
     is_public = forms.BooleanField(
         label="Public: listed in the lobby and open to anyone",
         required=False,
@@ -109,6 +140,12 @@ class CreateGameForm(forms.Form):
         hours = self.cleaned_data["decision_hours"]
         if timedelta(hours=float(hours)) < timedelta(minutes=1):
             raise forms.ValidationError("Allow at least a minute (0.017 hours) per decision.")
+        return hours
+
+    def clean_bank_hours(self) -> Any:
+        hours = self.cleaned_data["bank_hours"]
+        if timedelta(hours=float(hours)) < timedelta(minutes=1):
+            raise forms.ValidationError("A time bank holds at least a minute (0.017 hours).")
         return hours
 
     def clean_retreat_hours(self) -> Any:
@@ -140,6 +177,10 @@ class CreateGameForm(forms.Form):
             "decision_time": timedelta(hours=float(data["decision_hours"])),
             "retreat_time": timedelta(hours=float(data["retreat_hours"])),
             "missed_limit": data["missed_limit"],
+            "time_control": data["time_control"],
+            "bank_time": timedelta(hours=float(data["bank_hours"])),
+            "increment": timedelta(hours=float(data["increment_hours"])),
+            "absence_pauses_clock": data["absence_pauses_clock"],
             "is_public": data["is_public"],
             "home": data["home"] if choosing else None,
         }

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import zoneinfo
 from collections.abc import Callable
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 from urllib.parse import urlencode
 
@@ -21,7 +21,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from games import boardview, describe, links, services
+from games import boardview, clock, describe, links, services
 from games.engine import BOARDS, Board, State
 from games.forms import (
     MANY_PLAYERS_WARNING,
@@ -146,6 +146,8 @@ def _seat_rows(game: Game, seats: list[Seat], state: State | None) -> list[dict[
         )
         rows.append(
             {
+                "bank": _bank_left(game, seat),
+                "away_until": _away_until(seat),
                 "seat": seat,
                 "name": seat.display_name,
                 "color": seat.player_name,
@@ -156,6 +158,31 @@ def _seat_rows(game: Game, seats: list[Seat], state: State | None) -> list[dict[
             }
         )
     return rows
+
+
+def _bank_left(game: Game, seat: Seat) -> str:
+    """What is left of the seat's time bank; for the player deciding now, as it runs."""
+    if game.time_control != Game.TimeControl.BANK or seat.bank_left is None:
+        return ""
+    left = seat.bank_left
+    started = game.clock_started_at
+    if game.is_active and game.to_move_id == seat.pk and started is not None:
+        until = game.paused_at or timezone.now()
+        used = clock.running(started, until, services.away_periods(game, seat, started))
+        left = max(left - used, timedelta(0))
+        # shown in whole minutes, rounded up: a bank is empty only when nothing is left
+        left = timedelta(minutes=-(-left.total_seconds() // 60))
+    return duration_text(left) if left else "none"
+
+
+def _away_until(seat: Seat) -> datetime | None:
+    """The end of the absence the seat's player is in now, if any."""
+    profile = getattr(seat.user, "profile", None) if seat.user_id else None
+    now = timezone.now()
+    if profile is None or profile.away_until is None or profile.away_until <= now:
+        return None
+    current = [a for a in services.absences_of(seat.user, now) if a.starts_at <= now]
+    return current[0].ends_at if current else None
 
 
 def _log(game: Game, seats: list[Seat], names: dict[str, str]) -> list[dict[str, Any]]:
@@ -268,6 +295,8 @@ def detail(request: HttpRequest, pk: int) -> HttpResponse:
         "choosing": choosing,
         "waiting_for": game.to_move if game.is_active else None,
         "decision_time": duration_text(game.decision_time),
+        "bank_time": duration_text(game.bank_time),
+        "increment": duration_text(game.increment),
         "retreat_time": duration_text(game.retreat_time),
         "start_lines": describe.describe_start(game.start_record, names),
         "log": _log(game, seats, names),

@@ -34,6 +34,10 @@ def form_data(**changes: Any) -> dict[str, Any]:
         "decision_hours": "12",
         "retreat_hours": "2",
         "missed_limit": "4",
+        "time_control": "fixed",
+        "bank_hours": "120",
+        "increment_hours": "24",
+        "absence_pauses_clock": "on",
         "is_public": "on",
     }
     data.update(changes)
@@ -172,6 +176,9 @@ def test_six_players_are_allowed_with_a_warning(alice: AbstractBaseUser) -> None
         ({"seats": "7"}, "Select a valid choice."),
         ({"board": "moon"}, "Select a valid choice."),
         ({"home_assignment": "bribe"}, "Select a valid choice."),
+        ({"time_control": "hourglass"}, "Select a valid choice."),
+        ({"time_control": "bank", "bank_hours": "0"}, "A time bank holds at least a minute"),
+        ({"increment_hours": "-1"}, "Ensure this value is greater than or equal to 0."),
     ],
 )
 def test_bad_input_shows_the_form_again_with_the_problem_and_makes_no_game(
@@ -193,6 +200,33 @@ def test_the_game_keeps_the_retreat_time_and_missed_limit_chosen_on_the_form(
     assert (game.retreat_time, game.missed_limit) == (timedelta(hours=2), 4)
     page = response.content.decode()
     assert "2 hours per retreat" in page and "forfeit after 4 missed decisions" in page
+
+
+def test_a_time_bank_game_keeps_its_bank_and_increment_and_shows_each_players_bank(
+    alice: AbstractBaseUser, bob: AbstractBaseUser
+) -> None:
+    data = form_data(
+        seats="2", time_control="bank", bank_hours="72", increment_hours="6", home="europe"
+    )
+    response = client_for(alice).post(CREATE, data, follow=True)
+
+    game = Game.objects.get()
+    assert (game.time_control, game.bank_time, game.increment) == (
+        "bank",
+        timedelta(hours=72),
+        timedelta(hours=6),
+    )
+    assert "a time bank of 3 days each, plus 6 hours per decision" in response.content.decode()
+    services.join_game(game.pk, bob, home="asia")
+    page = client_for(bob).get(reverse("games:detail", args=[game.pk])).content.decode()
+    assert "Time bank" in page and page.count('<td class="bank">3 days') == 2
+
+
+def test_a_game_can_let_absences_leave_the_clock_running(alice: AbstractBaseUser) -> None:
+    response = client_for(alice).post(CREATE, form_data(absence_pauses_clock=None), follow=True)
+
+    assert Game.objects.get().absence_pauses_clock is False
+    assert "absences do not stop the clock" in response.content.decode()
 
 
 def test_a_minute_is_enough_time_per_decision(alice: AbstractBaseUser) -> None:
