@@ -62,8 +62,8 @@ class ProfileForm(forms.Form):
         label="Game mail",
         choices=Profile.Notify.choices,
         widget=forms.RadioSelect,
-        help_text="Which mails you want about your games. Kept for the email "
-        "notifications: the site's game mail follows this choice.",
+        help_text="Which mails you want about your games. Whatever you choose, each "
+        "decision of yours comes in a mail of its own (a game's page can mute that game).",
         error_messages={"invalid_choice": "Choose one of the listed mail preferences."},
     )
 

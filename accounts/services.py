@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from django.contrib.auth.models import AbstractBaseUser
+from django.utils import timezone
 
 from accounts.models import Profile
 
@@ -15,11 +16,14 @@ def profile_for(user: AbstractBaseUser) -> Profile:
 def update_profile(
     user: AbstractBaseUser, display_name: str, time_zone: str, notify: str
 ) -> Profile:
+    from games.digests import schedule
+
     profile = profile_for(user)
     profile.display_name = display_name.strip()
     profile.time_zone = time_zone
     profile.notify = notify
     profile.full_clean()
+    schedule(profile, timezone.now())
     profile.save()
     return profile
 

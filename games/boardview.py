@@ -130,7 +130,7 @@ def has_reconstructed_routes(board: Board) -> bool:
     return any(route.evidence == RECONSTRUCTED for route in board.routes)
 
 
-def _route_lines(a: tuple[int, int], b: tuple[int, int]) -> list[tuple[int, int, int, int]]:
+def route_lines(a: tuple[int, int], b: tuple[int, int]) -> list[tuple[int, int, int, int]]:
     """One line, or two stubs off the map's edges for a route across the Pacific."""
     (x1, y1), (x2, y2) = a, b
     if abs(x2 - x1) <= WIDTH / 2:
@@ -147,7 +147,7 @@ def _routes_svg(board: Board, points: Mapping[str, tuple[int, int]]) -> SafeStri
         name_a = board.territory_names[board.territory_index[a]]
         name_b = board.territory_names[board.territory_index[b]]
         note = " (reconstructed: a best fit)" if dashed else ""
-        for x1, y1, x2, y2 in _route_lines(points[a], points[b]):
+        for x1, y1, x2, y2 in route_lines(points[a], points[b]):
             parts.append(
                 format_html(
                     '<line class="route{}" x1="{}" y1="{}" x2="{}" y2="{}" '
@@ -170,14 +170,27 @@ def _routes_svg(board: Board, points: Mapping[str, tuple[int, int]]) -> SafeStri
     return mark_safe("".join(parts))
 
 
+def continent_box(
+    board: Board, points: Mapping[str, tuple[int, int]], c: int
+) -> tuple[int, int, int, int]:
+    """The tinted area behind continent ``c``: x, y, width and height."""
+    pad = NODE_RADIUS + 22
+    members = board.continent_territories[c]
+    xs = [points[board.territories[t]][0] for t in members]
+    ys = [points[board.territories[t]][1] for t in members]
+    return (
+        min(xs) - pad,
+        min(ys) - pad,
+        max(xs) - min(xs) + 2 * pad,
+        max(ys) - min(ys) + 2 * pad + 14,
+    )
+
+
 def _continents_svg(board: Board, points: Mapping[str, tuple[int, int]]) -> SafeString:
     """A tinted area behind each continent's three territories, with its name."""
     parts = []
-    pad = NODE_RADIUS + 22
-    for c, members in enumerate(board.continent_territories):
-        xs = [points[board.territories[t]][0] for t in members]
-        ys = [points[board.territories[t]][1] for t in members]
-        x, y = min(xs) - pad, min(ys) - pad
+    for c in range(len(board.continents)):
+        x, y, width, height = continent_box(board, points, c)
         parts.append(
             format_html(
                 '<g class="continent" data-continent="{}">'
@@ -187,8 +200,8 @@ def _continents_svg(board: Board, points: Mapping[str, tuple[int, int]]) -> Safe
                 board.continents[c],
                 x,
                 y,
-                max(xs) - min(xs) + 2 * pad,
-                max(ys) - min(ys) + 2 * pad + 14,
+                width,
+                height,
                 safe_color(board.continent_colors[c]),
                 safe_color(board.continent_colors[c]),
                 x + 10,
@@ -199,11 +212,16 @@ def _continents_svg(board: Board, points: Mapping[str, tuple[int, int]]) -> Safe
     return mark_safe("".join(parts))
 
 
-def _triangle(x: int, y: int, pips: int) -> str:
+def triangle_points(x: int, y: int, pips: int) -> list[tuple[int, int]]:
+    """The corners of a piece's triangle centred near (x, y): apex, then base."""
     half = TRIANGLE_HALF_WIDTH[pips]
     height = round(half * 1.6)
     top = y - height // 2 - 2
-    return f"{x},{top} {x - half},{top + height} {x + half},{top + height}"
+    return [(x, top), (x - half, top + height), (x + half, top + height)]
+
+
+def _triangle(x: int, y: int, pips: int) -> str:
+    return " ".join(f"{px},{py}" for px, py in triangle_points(x, y, pips))
 
 
 def _territory_svg(

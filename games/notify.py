@@ -11,10 +11,12 @@ from __future__ import annotations
 import zoneinfo
 from typing import Any
 
+from django.conf import settings
 from django.template.loader import render_to_string
+from django.urls import reverse
 from django.utils import timezone
 
-from games import describe, links
+from games import describe, engine, links
 from games.engine import BOARDS, State
 from games.models import Game, Move, Seat
 
@@ -69,12 +71,19 @@ def moves_since(game: Game, seat: Seat, names: dict[str, str]) -> list[str]:
 
 
 def _wants_events(user: Any) -> bool:
-    """Only players who chose a mail for each event get more than their decisions."""
+    """Only players who chose a mail for each event get more than their decisions (the
+    digest players read the same events in their daily digest)."""
     profile = getattr(user, "profile", None)
     return profile is None or profile.notify == "each"
 
 
+# Mails sent even for a muted game: they tell the player of a penalty against them.
+SENT_WHEN_MUTED = {"missed"}
+
+
 def decision_context(game: Game, seat: Seat, state: State) -> dict[str, Any]:
+    from mail.services import BOARD_CID
+
     names = names_of(game)
     return {
         "game": game,
@@ -88,16 +97,37 @@ def decision_context(game: Game, seat: Seat, state: State) -> dict[str, Any]:
         "groups": describe.choices(state, names),
         "link": links.decision_url(game, seat),
         "deadline": game.deadline,
+        "board_cid": BOARD_CID,
     }
 
 
-def _queue(seat: Seat, name: str, kind: str, context: dict[str, Any], dedup_key: str) -> None:
+def board_spec(game: Game, names: dict[str, str]) -> dict[str, Any]:
+    """What the sender needs to draw the game's board as it is now (``board_picture``)."""
+    return {"board": game.board, "position": game.position, "names": names}
+
+
+def board_picture(spec: dict[str, Any]) -> bytes:
+    """The board of a ``board_spec`` as a PNG picture."""
+    from games import boardpng, boardview
+
+    state = engine.load_position(spec["position"])
+    return boardpng.board_png(BOARDS[spec["board"]], boardview.pieces_of(state), spec["names"])
+
+
+def _queue(
+    seat: Seat,
+    name: str,
+    kind: str,
+    context: dict[str, Any],
+    dedup_key: str,
+    inline_board: dict[str, Any] | None = None,
+) -> None:
     """Render ``emails/<name>-*`` for the seat's player and queue it in the outbox (in the
     caller's transaction), if the player has an address."""
     from mail.services import queue_mail, unsubscribe_url
 
     user = seat.user
-    if user is None or not user.email:
+    if user is None or not user.email or (seat.muted and kind not in SENT_WHEN_MUTED):
         return
     queue_mail(
         user.email,
@@ -107,19 +137,22 @@ def _queue(seat: Seat, name: str, kind: str, context: dict[str, Any], dedup_key:
         game=context["game"],
         dedup_key=dedup_key,
         unsubscribe_url=unsubscribe_url(user),
+        inline_board=inline_board,
     )
 
 
 def queue_decision_mail(game: Game, seat: Seat, state: State) -> None:
     """Tell the seat's player that a decision is theirs (at most once per decision)."""
-    if seat.user is None or not seat.user.email:
+    if seat.user is None or not seat.user.email or seat.muted:
         return  # the context is not worth building
+    context = decision_context(game, seat, state)
     _queue(
         seat,
         "decision",
         "decision",
-        decision_context(game, seat, state),
+        context,
         f"decision:{game.pk}:{game.turn_number}:{seat.pk}",
+        board_spec(game, context["names"]),
     )
 
 
@@ -167,3 +200,52 @@ def queue_reminder_mail(game: Game, seat: Seat, state: State) -> None:
         return
     key = f"reminder:{game.pk}:{game.turn_number}:{seat.pk}:{game.deadline.isoformat()}"
     _queue(seat, "reminder", "reminder", decision_context(game, seat, state), key)
+
+
+def touched_by(events: list[dict[str, Any]]) -> set[str]:
+    """The players a move's events concern beyond its mover: a defender attacked, and,
+    when someone is eliminated or forfeits, everyone (returned as ``{"*"}``)."""
+    players: set[str] = set()
+    for event in events:
+        kind = event.get("type")
+        if kind == "combat":
+            players.add(event["defender"])
+        elif kind in ("eliminated", "forfeit"):
+            players.add("*")
+    return players
+
+
+def queue_event_mails(game: Game, move: Move, state: State) -> None:
+    """For the players who want a mail for each event: a move that attacked them or put
+    a player out. Not to its mover, nor to whoever decides next (their decision mail
+    tells the same), nor after the last move (the result mail tells it)."""
+    touched = touched_by(move.events)
+    if not touched or state.phase == "over":
+        return
+    names = names_of(game)
+    seats = list(game.seats.select_related("user__profile"))
+    mover = next(s for s in seats if s.pk == move.seat_id)
+    words = describe.describe_move(
+        BOARDS[game.board], move.action, mover.player_name, move.events, names
+    )
+    for seat in seats:
+        if seat.user is None or seat.pk in (mover.pk, game.to_move_id):
+            continue
+        if "*" not in touched and seat.player_name not in touched:
+            continue
+        if not _wants_events(seat.user):
+            continue
+        context = {
+            "game": game,
+            "seat": seat,
+            "words": words,
+            "number": move.number,
+            "attacked": seat.player_name in touched,
+            "link": game_url(game),
+        }
+        _queue(seat, "event", "event", context, f"event:{game.pk}:{move.number}:{seat.pk}")
+
+
+def game_url(game: Game) -> str:
+    """The game's page, as an absolute link for mails."""
+    return settings.SITE_URL.rstrip("/") + reverse("games:detail", args=[game.pk])

@@ -430,7 +430,7 @@ def _record(
     dice = RecordingDice(DICE)
     after, events = engine.apply_action(state, action, rng=dice)
     move = _log(game, seat, action, dice.rolled, events, source, actor)
-    _store(game, after, now or move.created_at, decided_by=seat)
+    _store(game, after, now or move.created_at, decided_by=seat, move=move)
     return move
 
 
@@ -477,7 +477,9 @@ STORED_FIELDS = [
 STARTED_FIELDS = ["seats_wanted", "start_record", "started_at"]
 
 
-def _store(game: Game, state: State, now: Any, decided_by: Seat | None = None) -> None:
+def _store(
+    game: Game, state: State, now: Any, decided_by: Seat | None = None, move: Move | None = None
+) -> None:
     """Write the new position and what follows from it, with the move, in one transaction.
 
     ``decided_by``: the seat whose decision this was, charged for the time it took (bank
@@ -498,6 +500,7 @@ def _store(game: Game, state: State, now: Any, decided_by: Seat | None = None) -
         and game.deadline is not None
     ):
         game.save(update_fields=STORED_FIELDS)  # the same decision, its clock still running
+        _queue_mails(game, state, move, decision_due=False)
         return
     if state.phase == "over":
         game.status = Game.Status.OVER
@@ -514,15 +517,17 @@ def _store(game: Game, state: State, now: Any, decided_by: Seat | None = None) -
     game.grace_used = False  # a new decision, with its own grace
     game.deadline_claimed_at = None
     game.save(update_fields=STORED_FIELDS)
-    _queue_mails(game, state)
+    _queue_mails(game, state, move)
 
 
-def _queue_mails(game: Game, state: State) -> None:
+def _queue_mails(game: Game, state: State, move: Move | None, decision_due: bool = True) -> None:
     """The mails this change causes, in its transaction: the prompt for the decision now
-    due, or everyone's result."""
+    due, or everyone's result; and the news of the move for whom it concerns."""
+    if move is not None and move.events:
+        notify.queue_event_mails(game, move, state)
     if state.phase == "over":
         notify.queue_result_mails(game, state)
-    elif game.to_move is not None and not game.to_move.bot:
+    elif decision_due and game.to_move is not None and not game.to_move.bot:
         notify.queue_decision_mail(game, game.to_move, state)
 
 
@@ -702,7 +707,7 @@ def forfeit_seat(game_id: int, by: AbstractBaseUser | None, seat_id: int, source
         except engine.IllegalAction as refusal:
             raise GameError(str(refusal)) from None
         move = _log(game, seat, f"forfeit {seat.player_name}", [], events, source, by)
-        _store(game, after, move.created_at)
+        _store(game, after, move.created_at, move=move)
         transaction.on_commit(lambda: _after_decision(game))
         return move
 
@@ -824,6 +829,18 @@ def game_record(game: Game) -> dict[str, Any]:
     }
 
 
+def set_muted(game_id: int, user: AbstractBaseUser, muted: bool) -> Seat:
+    """The player wants no mail about this game (muted), or wants it again. A missed
+    decision is still told: it is a penalty against them."""
+    with transaction.atomic():
+        seat = Seat.objects.select_for_update().filter(game_id=game_id, user=user).first()
+        if seat is None:
+            raise GameError("you have no seat in this game")
+        seat.muted = muted
+        seat.save(update_fields=["muted"])
+    return seat
+
+
 def seat_for(game: Game, user: AbstractBaseUser | None) -> Seat | None:
     if user is None or not user.is_authenticated:
         return None
@@ -912,8 +929,10 @@ def handle_missed_decision(game_id: int, now: datetime | None = None) -> str:
         seat.save(update_fields=["missed"])
         if seat.missed >= game.missed_limit and state.phase == "play" and state.pending is None:
             after, events = engine.forfeit(state, seat.player_name)
-            _log(game, seat, f"forfeit {seat.player_name}", [], events, Move.Source.TIMEOUT, None)
-            _store(game, after, now)
+            move = _log(
+                game, seat, f"forfeit {seat.player_name}", [], events, Move.Source.TIMEOUT, None
+            )
+            _store(game, after, now, move=move)
             done, action = "forfeit", ""
         else:
             action = BOTS["greedy"](state, random.Random(DICE.random()))

@@ -29,3 +29,11 @@ def handle_missed_decision(game_id: int) -> str:
 def sweep_reminders() -> int:
     """Periodic (Celery beat): remind the players whose decisions are due soon."""
     return len(services.sweep_reminders())
+
+
+@shared_task(ignore_result=True)
+def send_digests() -> int:
+    """Periodic (Celery beat): the daily digests that are due."""
+    from games.digests import sweep_digests
+
+    return len(sweep_digests())

@@ -13,6 +13,7 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("<int:pk>/move/", views.move, name="move"),
     path("<int:pk>/join/", views.join, name="join"),
     path("<int:pk>/leave/", views.leave, name="leave"),
+    path("<int:pk>/mute/", views.mute, name="mute"),
     path("<int:pk>/start/", views.start, name="start"),
     path("<int:pk>/cancel/", views.cancel, name="cancel"),
     path("<int:pk>/bots/", views.add_bot, name="add_bot"),

@@ -400,6 +400,24 @@ def join(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 @require_POST
+def mute(request: HttpRequest, pk: int) -> HttpResponse:
+    def act(game: Game) -> str:
+        wanted = request.POST.get("muted")
+        if wanted not in ("1", "0"):
+            raise services.GameError("say whether to mute the game or not")
+        services.set_muted(game.pk, request.user, wanted == "1")
+        if wanted == "1":
+            return (
+                f"“{game}” is muted: no mail about it, not even your decisions, except "
+                "a notice when a deadline of yours passes."
+            )
+        return f"You get mail about “{game}” again."
+
+    return _service_post(request, pk, act)
+
+
+@login_required
+@require_POST
 def leave(request: HttpRequest, pk: int) -> HttpResponse:
     def act(game: Game) -> str:
         services.leave_game(game.pk, request.user)

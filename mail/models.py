@@ -60,6 +60,12 @@ class OutgoingMail(models.Model):
         unique=True,
         help_text="At most one mail per key, e.g. one 'your decision' mail per decision.",
     )
+    inline_board = models.JSONField(
+        null=True,
+        blank=True,
+        help_text="A board drawn as a picture in the HTML part when the mail is sent: "
+        "its board id, position (contract format) and player names.",
+    )
     status = models.CharField(max_length=10, choices=Status, default=Status.QUEUED, db_index=True)
     attempts = models.PositiveSmallIntegerField(default=0)
     next_attempt_at = models.DateTimeField(default=timezone.now, db_index=True)

@@ -16,6 +16,7 @@ import logging
 import smtplib
 from collections.abc import Iterable
 from datetime import datetime, timedelta
+from email.mime.image import MIMEImage
 from email.utils import parseaddr
 from typing import TYPE_CHECKING, Any
 from uuid import uuid4
@@ -112,6 +113,7 @@ def queue_mail(
     dedup_key: str | None = None,
     unsubscribe_url: str | None = None,
     from_address: str = "",
+    inline_board: dict[str, Any] | None = None,
 ) -> OutgoingMail | None:
     """Put a mail in the outbox, in the caller's transaction; it is sent after commit.
 
@@ -136,6 +138,7 @@ def queue_mail(
         message_id=new_message_id(),
         unsubscribe_url=unsubscribe_url or "",
         dedup_key=dedup_key,
+        inline_board=inline_board,
         next_attempt_at=now,
         created_at=now,
     )
@@ -203,7 +206,32 @@ def build_message(mail: OutgoingMail) -> EmailMultiAlternatives:
         headers=headers,
     )
     message.attach_alternative(mail.body_html, "text/html")
+    if mail.inline_board:
+        picture = _board_picture(mail)
+        if picture is not None:
+            # The HTML part shows it by its Content-ID; the mail becomes multipart/related.
+            image = MIMEImage(picture, "png")
+            image.add_header("Content-ID", f"<{BOARD_CID}>")
+            image.add_header("Content-Disposition", "inline", filename="board.png")
+            message.mixed_subtype = "related"
+            message.attach(image)
     return message
+
+
+# The Content-ID by which a mail's HTML part shows its board picture (``cid:...``).
+BOARD_CID = "board@ww5"
+
+
+def _board_picture(mail: OutgoingMail) -> bytes | None:
+    """The mail's board as a PNG, drawn now; None (the mail goes without it, its text
+    has the board in words) if it cannot be drawn."""
+    from games.notify import board_picture
+
+    try:
+        return board_picture(mail.inline_board or {})
+    except Exception:
+        logger.exception("the board picture of mail %s cannot be drawn", mail.pk)
+        return None
 
 
 def send_now(mail_id: int, now: datetime | None = None) -> str:

@@ -1,0 +1,289 @@
+"""The board as a PNG picture for mail: same layout as the SVG, read back pixel by pixel."""
+
+from __future__ import annotations
+
+import dataclasses
+import io
+from typing import Any
+
+import pytest
+from PIL import Image
+
+from games import boardpng, boardview
+from games.engine import BOARDS, Board, load_boards
+from tests.engine.helpers import BLUE, GREEN, OPENING, ORANGE, PURPLE, RED, SEATS, YELLOW, load
+from tests.games.test_pages_board import _renamed_board
+
+MAP_PX = 480  # the 1000 × 600 map at 800 pixels wide
+LEGEND_ONE_ROW_PX = boardpng.LEGEND_GAP_PX + boardpng.LEGEND_ROW_PX
+NAMES = {BLUE: "Alice (blue)", PURPLE: "Bob (purple)"}
+
+# Every territory taken: each of six players holds their home continent.
+FULL = {
+    **OPENING,
+    "north-asia": (YELLOW, "small"),
+    "southwest-asia": (YELLOW, "medium"),
+    "southeast-asia": (YELLOW, "large"),
+    "northwest-africa": (RED, "small"),
+    "northeast-africa": (RED, "medium"),
+    "south-africa": (RED, "large"),
+    "colombia": (GREEN, "small"),
+    "brazil": (GREEN, "medium"),
+    "argentina": (GREEN, "large"),
+    "north-australia": (ORANGE, "small"),
+    "east-australia": (ORANGE, "medium"),
+    "southwest-australia": (ORANGE, "large"),
+}
+FULL_NAMES = {
+    BLUE: "Alice (blue)",
+    PURPLE: "Bob (purple)",
+    YELLOW: "Carol (yellow)",
+    RED: "Dave (red)",
+    GREEN: "Erin (green)",
+    ORANGE: "Frank (orange)",
+}
+
+
+def pieces(placed: dict[str, tuple[str, str]], **kwargs: Any) -> dict[str, boardview.Piece]:
+    return boardview.pieces_of(load(placed, **kwargs))
+
+
+def full_board() -> dict[str, boardview.Piece]:
+    return pieces(FULL, players=SEATS)
+
+
+def picture(data: bytes) -> Image.Image:
+    image = Image.open(io.BytesIO(data))
+    assert image.format == "PNG"
+    return image.convert("RGB")
+
+
+def piece_pixel(board: Board, tid: str, pips: int) -> tuple[int, int]:
+    """The pixel at the centroid of the piece's triangle."""
+    points, _ = boardview.layout(board)
+    corners = boardview.triangle_points(*points[tid], pips)
+    return boardpng.pixel(
+        (sum(x for x, _ in corners) / 3, sum(y for _, y in corners) / 3),
+    )
+
+
+def is_dark(color: tuple[int, int, int]) -> bool:
+    return max(color) < 120
+
+
+def color_at(image: Image.Image, point: tuple[int, int]) -> tuple[int, int, int]:
+    value = image.getpixel(point)
+    assert isinstance(value, tuple)
+    return (value[0], value[1], value[2])
+
+
+def darkest_near(image: Image.Image, point: tuple[int, int]) -> int:
+    """The darkest channel maximum in the 3 × 3 pixels around ``point``."""
+    x, y = point
+    return min(max(color_at(image, (x + dx, y + dy))) for dx in (-1, 0, 1) for dy in (-1, 0, 1))
+
+
+def test_the_picture_is_a_png_800_pixels_wide_the_legend_under_the_map() -> None:
+    board = BOARDS["original"]
+
+    empty = boardpng.board_png(board, {})
+    opening = boardpng.board_png(board, pieces(OPENING), NAMES)
+
+    assert empty.startswith(b"\x89PNG\r\n\x1a\n")
+    assert picture(empty).size == (800, MAP_PX)
+    assert picture(opening).size == (800, MAP_PX + LEGEND_ONE_ROW_PX)
+
+
+def test_each_piece_is_its_owners_colour_and_an_empty_territory_is_white() -> None:
+    board = BOARDS["original"]
+    placed = pieces(OPENING)
+    image = picture(boardpng.board_png(board, placed, NAMES))
+    points, _ = boardview.layout(board)
+
+    for tid, piece in placed.items():
+        want = {"blue": (0, 0, 255), "purple": (128, 0, 128)}[piece.player]
+        assert color_at(image, piece_pixel(board, tid, piece.pips)) == want, tid
+    empty = [tid for tid in board.territories if tid not in placed]
+    assert len(empty) == 12
+    for tid in empty:
+        assert color_at(image, boardpng.pixel(points[tid])) == (255, 255, 255), tid
+
+
+def test_on_a_full_board_every_piece_is_its_owners_colour() -> None:
+    board = BOARDS["original"]
+    placed = full_board()
+    image = picture(boardpng.board_png(board, placed, FULL_NAMES))
+
+    assert len(placed) == 18
+    for tid, piece in placed.items():
+        assert color_at(image, piece_pixel(board, tid, piece.pips)) == boardpng.rgb(piece.color)
+    assert len({boardpng.rgb(p.color) for p in placed.values()}) == 6
+
+
+def test_a_piece_has_a_text_label_under_its_territory_and_an_empty_territory_none() -> None:
+    board = BOARDS["original"]
+    image = picture(boardpng.board_png(board, pieces(OPENING), NAMES))
+    points, _ = boardview.layout(board)
+
+    def ink_in_label_line(tid: str) -> int:
+        x, y = boardpng.pixel(points[tid])
+        baseline = y + round(boardview.NODE_RADIUS * boardpng.SCALE) + boardpng.LABEL_GAP_PX
+        return sum(
+            is_dark(color_at(image, (x + dx, baseline - dy)))
+            for dx in range(-20, 21)
+            for dy in range(1, 8)
+        )
+
+    assert ink_in_label_line("usa") > 10
+    assert ink_in_label_line("southern-europe") > 10
+    assert ink_in_label_line("brazil") == 0
+    assert ink_in_label_line("south-africa") == 0
+
+
+def test_the_legend_shows_a_swatch_in_each_players_colour() -> None:
+    board = BOARDS["original"]
+    image = picture(boardpng.board_png(board, pieces(OPENING), NAMES))
+
+    legend = image.crop((0, MAP_PX, 800, image.height))
+    colors = {color for _, color in legend.getcolors(800 * LEGEND_ONE_ROW_PX) or []}
+    assert (0, 0, 255) in colors and (128, 0, 128) in colors
+    assert boardpng.rgb("yellow") not in colors
+
+
+def test_the_legend_wraps_when_six_players_do_not_fit_on_one_line() -> None:
+    image = picture(boardpng.board_png(BOARDS["original"], full_board(), FULL_NAMES))
+
+    assert image.size == (800, MAP_PX + LEGEND_ONE_ROW_PX + boardpng.LEGEND_ROW_PX)
+
+
+def test_the_palette_keeps_every_colour_painted_over_an_area_exact() -> None:
+    board = BOARDS["original"]
+    placed = full_board()
+    drawn, painted = boardpng._draw(board, placed, FULL_NAMES)
+    stored = picture(boardpng.board_png(board, placed, FULL_NAMES))
+
+    before = {color: n for n, color in drawn.getcolors(1 << 20) or []}
+    after = {color: n for n, color in stored.getcolors(1 << 20) or []}
+    assert drawn.size == stored.size
+    assert len(before) > 256  # smoothed edges: more colours than a palette holds
+    assert len(painted) == 18
+    for color in painted:
+        # Every pixel of a painted colour keeps it; a few edge pixels may join it.
+        assert after[color] >= before[color] > 0, color
+
+
+def test_the_same_position_gives_the_same_bytes() -> None:
+    board = BOARDS["original"]
+
+    first = boardpng.board_png(board, full_board(), FULL_NAMES)
+    boardpng._font.cache_clear()
+    second = boardpng.board_png(board, full_board(), FULL_NAMES)
+
+    assert first == second
+
+
+def test_a_different_position_gives_different_bytes() -> None:
+    board = BOARDS["original"]
+    moved = dict(OPENING)
+    moved["brazil"] = moved.pop("usa")
+
+    before = boardpng.board_png(board, pieces(OPENING), NAMES)
+    after = boardpng.board_png(board, pieces(moved), NAMES)
+
+    assert before != after
+    image = picture(after)
+    assert color_at(image, piece_pixel(board, "brazil", 3)) == (0, 0, 255)
+    assert color_at(image, boardpng.pixel(boardview.LAYOUT["usa"])) == (255, 255, 255)
+
+
+@pytest.mark.parametrize("board_id", sorted(BOARDS))
+def test_every_board_draws_within_the_size_limit(board_id: str) -> None:
+    board = BOARDS[board_id]
+    placed = pieces(FULL, players=SEATS, board=board_id)
+
+    data = boardpng.board_png(board, placed, FULL_NAMES)
+
+    image = picture(data)
+    assert image.width == 800
+    assert len(data) < 60_000
+    for tid, piece in placed.items():
+        assert color_at(image, piece_pixel(board, tid, piece.pips)) == boardpng.rgb(piece.color)
+
+
+def test_reconstructed_routes_are_dashed() -> None:
+    board = BOARDS["original"]
+    route = next(r for r in board.routes if r.between == ("brazil", "usa"))
+    assert route.evidence == "reconstructed"
+    solid = dataclasses.replace(
+        board,
+        routes=tuple(
+            dataclasses.replace(r, evidence="sourced") if r is route else r for r in board.routes
+        ),
+    )
+    dashed_image = picture(boardpng.board_png(board, {}))
+    solid_image = picture(boardpng.board_png(solid, {}))
+
+    # Between Brazil's circle and Colombia's, which this route passes, clear of other routes.
+    (x1, y1), (x2, y2) = boardview.LAYOUT["brazil"], boardview.LAYOUT["usa"]
+    samples = [
+        boardpng.pixel((x1 + (x2 - x1) * f / 40, y1 + (y2 - y1) * f / 40)) for f in range(8, 18)
+    ]
+    assert all(darkest_near(solid_image, p) < 150 for p in samples)
+    dashed = [darkest_near(dashed_image, p) for p in samples]
+    gaps = [v for v in dashed if v > 190]
+    assert len(gaps) >= 3
+    assert len([v for v in dashed if v < 150]) >= 3
+
+
+def test_a_route_across_the_pacific_leaves_by_both_edges_of_the_map() -> None:
+    board = BOARDS["original"]
+    without = dataclasses.replace(
+        board, routes=tuple(r for r in board.routes if r.between != ("alaska", "north-asia"))
+    )
+    assert len(without.routes) == len(board.routes) - 1
+
+    def edge_ink(image: Image.Image, x: int) -> bool:
+        # Alaska (80, 90) and North Asia (760, 80) meet the edges at y = 87.5, pixel 70.
+        return any(max(color_at(image, (x, y))) < 200 for y in range(66, 75))
+
+    drawn = picture(boardpng.board_png(board, {}))
+    missing = picture(boardpng.board_png(without, {}))
+    assert edge_ink(drawn, 0) and edge_ink(drawn, 799)
+    assert not edge_ink(missing, 0) and not edge_ink(missing, 799)
+
+
+def test_a_board_with_unknown_territory_ids_and_colours_still_draws() -> None:
+    data = _renamed_board()
+    continents = data["continents"]
+    assert isinstance(continents, list)
+    australia = next(c for c in continents if c["id"] == "australia")
+    australia["color"] = "not a colour"  # the continent whose ids the layout lacks
+    board = load_boards(data)["original"]
+    placed = {
+        "outback-west": boardview.Piece(player="orange", color="blurple", size="large"),
+        "usa": boardview.Piece(player="blue", color='red" onload="x', size="small"),
+        "canada": boardview.Piece(player="green", color="#0a0", size="medium"),
+    }
+    points, height = boardview.layout(board)
+
+    image = picture(boardpng.board_png(board, placed, {"blue": "Alice"}))
+
+    assert height > boardview.MAP_HEIGHT
+    assert image.size == (800, round(height * boardpng.SCALE) + LEGEND_ONE_ROW_PX)
+    gray = (128, 128, 128)
+    assert color_at(image, piece_pixel(board, "outback-west", 3)) == gray
+    assert color_at(image, piece_pixel(board, "usa", 1)) == gray
+    assert color_at(image, piece_pixel(board, "canada", 2)) == (0, 170, 0)
+    for tid in ("outback-east", "outback-north"):
+        x, y = boardpng.pixel(points[tid])
+        assert y > MAP_PX
+        assert color_at(image, (x, y)) == (255, 255, 255)
+        ring = round((boardview.NODE_RADIUS - 1) * boardpng.SCALE)
+        assert color_at(image, (x, y - ring)) == gray
+
+
+def test_a_colour_pillow_does_not_know_is_drawn_gray() -> None:
+    assert boardpng.rgb("purple") == (128, 0, 128)
+    assert boardpng.rgb("#a0b1c2") == (0xA0, 0xB1, 0xC2)
+    assert boardpng.rgb("blurple") == (128, 128, 128)
+    assert boardpng.rgb('red" onload="alert(1)') == (128, 128, 128)

@@ -1,0 +1,304 @@
+"""What each player hears, by their preference: a mail for each event, a daily digest,
+or only their decisions; a muted game; and the board picture in a decision mail."""
+
+from __future__ import annotations
+
+import io
+import zoneinfo
+from datetime import UTC, datetime, timedelta
+
+import pytest
+from django.contrib.auth.models import AbstractBaseUser
+from django.test import Client
+from django.urls import reverse
+from PIL import Image
+
+from accounts.models import Profile
+from accounts.services import update_profile
+from games import digests, services
+from games.models import Game
+from mail.models import OutgoingMail
+from mail.services import BOARD_CID, build_message
+from tests.games.factories import (
+    CASUAL_SETUP,
+    HOMES,
+    STRICT_SETUP,
+    LoadedDice,
+    play,
+    seat_of,
+    seated_game,
+    snapshot,
+)
+
+pytestmark = pytest.mark.django_db
+
+User = AbstractBaseUser
+
+
+def mails(user: User, kind: str | None = None) -> list[OutgoingMail]:
+    found = OutgoingMail.objects.filter(to_user=user).order_by("id")
+    return list(found.filter(kind=kind) if kind else found)
+
+
+def prefer(user: User, notify: str, time_zone: str = "UTC") -> None:
+    update_profile(user, "", time_zone, notify)
+
+
+@pytest.fixture
+def trio(dice: LoadedDice, alice: User, bob: User, carol: User) -> Game:
+    """alice (North America), bob (Europe), carol (South America), casual setup done:
+    alice to move."""
+    game = seated_game(dice, [alice, bob, carol], setup_mode="casual")
+    return play(game, *(CASUAL_SETUP[h] for h in HOMES[:3]))
+
+
+# --- the board picture ---------------------------------------------------------------
+
+
+def test_a_decision_mail_carries_the_board_as_an_inline_picture(
+    dice: LoadedDice, alice: User, bob: User
+) -> None:
+    game = play(seated_game(dice, [alice, bob]), *STRICT_SETUP)
+    mail = mails(alice, "decision")[-1]
+    assert mail.inline_board is not None and mail.inline_board["position"] == game.position
+    assert f'src="cid:{BOARD_CID}"' in mail.body_html
+
+    message = build_message(mail).message()
+    assert message.get_content_type() == "multipart/related"
+    [image] = [part for part in message.walk() if part.get_content_type() == "image/png"]
+    assert image["Content-ID"] == f"<{BOARD_CID}>"
+    assert image.get_content_disposition() == "inline"
+    picture = Image.open(io.BytesIO(image.get_payload(decode=True)))
+    assert picture.format == "PNG" and picture.width == 800
+    types = [part.get_content_type() for part in message.walk()]
+    assert "text/plain" in types and "text/html" in types
+
+
+def test_a_board_that_cannot_be_drawn_leaves_the_mail_without_its_picture(
+    dice: LoadedDice, alice: User, bob: User
+) -> None:
+    seated_game(dice, [alice, bob])
+    mail = mails(alice, "decision")[-1]
+    mail.inline_board = {"board": "no-such-board", "position": {}, "names": {}}
+
+    message = build_message(mail).message()
+
+    assert [p for p in message.walk() if p.get_content_type() == "image/png"] == []
+    assert "place small alaska" in message.as_string()
+
+
+def test_a_reminder_and_other_mails_carry_no_picture(
+    dice: LoadedDice, alice: User, bob: User
+) -> None:
+    game = seated_game(dice, [alice, bob])
+    assert game.remind_at is not None
+    services.sweep_reminders(now=game.remind_at)
+    [reminder] = mails(alice, "reminder")
+    assert reminder.inline_board is None
+    assert all(m.inline_board is None for m in mails(bob) if m.kind != "decision")
+
+
+# --- a mail for each event -----------------------------------------------------------
+
+
+def test_a_player_attacked_while_not_deciding_next_hears_of_it(
+    trio: Game, dice: LoadedDice, alice: User, bob: User, carol: User
+) -> None:
+    before = {user: len(mails(user)) for user in (alice, bob)}
+    play(trio, "invade usa colombia @ 1 1 1 6 6 6", dice=dice)  # fails: bob decides next
+
+    [event] = mails(carol, "event")
+    assert "you were attacked" in event.subject
+    assert "invades Colombia" in event.body_text and "the attack fails" in event.body_text
+    assert reverse("games:detail", args=[trio.pk]) in event.body_text
+    # the attacker and bob (whose decision mail tells it) get no event mail
+    assert mails(alice, "event") == [] and mails(bob, "event") == []
+    assert len(mails(bob)) == before[bob] + 1 and len(mails(alice)) == before[alice]
+
+
+def test_a_defender_who_must_retreat_hears_it_in_the_decision_mail_only(
+    trio: Game, dice: LoadedDice, carol: User
+) -> None:
+    game = play(trio, "invade usa colombia @ 6 6 6 1 1 1", dice=dice)
+
+    assert game.to_move == seat_of(game, carol)
+    assert mails(carol, "event") == []
+    assert "your retreat" in mails(carol, "decision")[-1].subject
+
+
+def test_everyone_hears_when_a_player_forfeits(
+    trio: Game, alice: User, bob: User, carol: User, olga: User
+) -> None:
+    services.forfeit_seat(trio.pk, olga, seat_of(trio, bob).pk, "admin")
+
+    [event] = mails(carol, "event")
+    assert "a player is out" in event.subject and "forfeits" in event.body_text
+    assert mails(bob, "event") == []  # the forfeiting seat's own move
+    assert mails(alice, "event") == []  # alice decides next: her decision mail tells it
+
+
+@pytest.mark.parametrize("notify", ["digest", "decisions"])
+def test_players_who_want_no_mail_per_event_get_none(
+    trio: Game, dice: LoadedDice, carol: User, notify: str
+) -> None:
+    prefer(carol, notify)
+    play(trio, "invade usa colombia @ 1 1 1 6 6 6", dice=dice)
+    assert mails(carol, "event") == []
+
+
+# --- muting a game -------------------------------------------------------------------
+
+
+def test_a_muted_game_sends_no_mail_but_the_missed_decision_notice(
+    dice: LoadedDice, alice: User, bob: User
+) -> None:
+    game = seated_game(dice, [alice, bob])
+    services.set_muted(game.pk, bob, True)
+    play(game, STRICT_SETUP[0])  # bob's decision now
+    assert mails(bob, "decision") == []
+
+    game.refresh_from_db()
+    assert game.remind_at is not None and game.deadline is not None
+    services.sweep_reminders(now=game.remind_at)
+    assert mails(bob, "reminder") == []
+    assert services.handle_missed_decision(game.pk, now=game.deadline) == "grace"
+    assert len(mails(bob, "missed")) == 1
+
+    services.set_muted(game.pk, bob, False)
+    services.handle_missed_decision(game.pk, now=game.deadline + timedelta(days=10))
+    assert len(mails(alice, "decision")) == 2  # alice is not muted
+
+
+def test_a_muted_game_sends_no_result(dice: LoadedDice, alice: User, bob: User) -> None:
+    game = play(seated_game(dice, [alice, bob]), *STRICT_SETUP)
+    services.set_muted(game.pk, bob, True)
+    services.forfeit_seat(game.pk, None, seat_of(game, alice).pk, "timeout")
+    game.refresh_from_db()
+    assert game.status == Game.Status.OVER
+    assert mails(bob, "game_over") == [] and len(mails(alice, "game_over")) == 1
+
+
+def signed_in(user: User) -> Client:
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+def test_the_game_page_mutes_and_unmutes_the_players_seat(
+    dice: LoadedDice, alice: User, bob: User
+) -> None:
+    game = seated_game(dice, [alice, bob])
+    url = reverse("games:mute", args=[game.pk])
+    page = signed_in(bob).get(reverse("games:detail", args=[game.pk])).content.decode()
+    assert "Mute this game" in page
+
+    response = signed_in(bob).post(url, {"muted": "1"}, follow=True)
+    assert "is muted" in response.content.decode() and "Unmute" in response.content.decode()
+    assert seat_of(game, bob).muted and not seat_of(game, alice).muted
+
+    signed_in(bob).post(url, {"muted": "0"})
+    assert not seat_of(game, bob).muted
+
+
+def test_a_bad_mute_request_changes_nothing(
+    dice: LoadedDice, alice: User, bob: User, carol: User
+) -> None:
+    game = seated_game(dice, [alice, bob])
+    url = reverse("games:mute", args=[game.pk])
+    before = list(game.seats.values_list("muted", flat=True))
+
+    assert "say whether" in signed_in(bob).post(url, {"muted": "yes"}, follow=True).content.decode()
+    assert "no seat in this game" in (
+        signed_in(carol).post(url, {"muted": "1"}, follow=True).content.decode()
+    )
+    assert Client().post(url, {"muted": "1"}).status_code == 302  # to the sign-in page
+    assert signed_in(bob).get(url).status_code == 405
+    assert list(game.seats.values_list("muted", flat=True)) == before
+
+
+# --- the daily digest ----------------------------------------------------------------
+
+
+def test_choosing_the_digest_schedules_it_at_the_digest_hour_in_the_players_zone(
+    alice: User,
+) -> None:
+    prefer(alice, "digest", "America/New_York")
+    profile = Profile.objects.get(user=alice)
+    assert profile.digest_due_at is not None
+    local = profile.digest_due_at.astimezone(zoneinfo.ZoneInfo("America/New_York"))
+    assert (local.hour, local.minute) == (7, 0)
+    prefer(alice, "each")
+    assert Profile.objects.get(user=alice).digest_due_at is None
+
+
+def test_next_digest_time_crosses_to_tomorrow_after_the_hour() -> None:
+    morning = datetime(2030, 3, 1, 6, 59, tzinfo=UTC)
+    assert digests.next_digest_at(morning, "UTC") == datetime(2030, 3, 1, 7, 0, tzinfo=UTC)
+    later = datetime(2030, 3, 1, 7, 0, tzinfo=UTC)
+    assert digests.next_digest_at(later, "UTC") == datetime(2030, 3, 2, 7, 0, tzinfo=UTC)
+
+
+def test_a_digest_tells_the_days_moves_and_the_decisions_waiting(
+    dice: LoadedDice, alice: User, bob: User
+) -> None:
+    prefer(bob, "digest")
+    game = seated_game(dice, [alice, bob])
+    assert mails(bob, "game_start") == []  # told in the digest instead
+    play(game, STRICT_SETUP[0])  # bob's decision now: its own mail, as always
+    assert len(mails(bob, "decision")) == 1
+    due = Profile.objects.get(user=bob).digest_due_at
+    assert due is not None
+
+    assert digests.sweep_digests(now=due - timedelta(seconds=1)) == []
+    assert digests.sweep_digests(now=due) == [bob.pk]
+
+    [digest] = mails(bob, "digest")
+    assert str(game) in digest.body_text and "The game started." in digest.body_text
+    assert "1. alice (blue) places a small in Alaska." in digest.body_text
+    assert "It waits for your decision" in digest.body_text and "/games/decide/" in digest.body_text
+    profile = Profile.objects.get(user=bob)
+    assert profile.digest_covered_to == due and profile.digest_due_at == due + timedelta(days=1)
+    # run again at the same time: nothing new is sent
+    assert digests.sweep_digests(now=due) == []
+    assert len(mails(bob, "digest")) == 1
+
+
+def test_a_day_with_nothing_to_tell_sends_no_digest(
+    dice: LoadedDice, alice: User, bob: User
+) -> None:
+    prefer(bob, "digest")
+    due = Profile.objects.get(user=bob).digest_due_at
+    assert due is not None
+    assert digests.sweep_digests(now=due) == [bob.pk]  # swept, and rescheduled
+    assert mails(bob, "digest") == []
+    assert Profile.objects.get(user=bob).digest_due_at == due + timedelta(days=1)
+
+
+def test_a_muted_game_is_left_out_of_the_digest(dice: LoadedDice, alice: User, bob: User) -> None:
+    prefer(bob, "digest")
+    game = seated_game(dice, [alice, bob])
+    play(game, STRICT_SETUP[0])
+    services.set_muted(game.pk, bob, True)
+    due = Profile.objects.get(user=bob).digest_due_at
+    digests.sweep_digests(now=due)
+    assert mails(bob, "digest") == []
+
+
+def test_the_digest_tells_a_finished_game_and_the_players_rank(
+    dice: LoadedDice, alice: User, bob: User
+) -> None:
+    prefer(bob, "digest")
+    game = play(seated_game(dice, [alice, bob]), *STRICT_SETUP)
+    services.forfeit_seat(game.pk, None, seat_of(game, alice).pk, "timeout")
+    assert mails(bob, "game_over") == []
+    digests.sweep_digests(now=Profile.objects.get(user=bob).digest_due_at)
+    [digest] = mails(bob, "digest")
+    assert "The game is over: bob (purple) won; your rank: 1." in digest.body_text
+
+
+def test_muting_a_game_that_does_not_exist_is_refused(alice: User) -> None:
+    open_game = services.create_game(alice, home="north-america")
+    before = snapshot(open_game)
+    with pytest.raises(services.GameError):
+        services.set_muted(open_game.pk + 1000, alice, True)
+    assert snapshot(open_game) == before
