@@ -10,7 +10,7 @@ from django.contrib.auth.admin import UserAdmin
 from django.forms import BaseInlineFormSet, ModelForm
 from django.http import HttpRequest
 
-from accounts.models import Profile
+from accounts.models import Absence, Profile
 from accounts.services import update_profile
 
 User = get_user_model()
@@ -36,6 +36,26 @@ class ProfileAdmin(admin.ModelAdmin):
 
     def save_model(self, request: HttpRequest, obj: Profile, form: ModelForm, change: bool) -> None:
         update_profile(obj.user, obj.display_name, obj.time_zone, obj.notify)
+
+
+@admin.register(Absence)
+class AbsenceAdmin(admin.ModelAdmin):
+    """Absences are declared and withdrawn by their players (the profile page), through
+    the service that moves their deadlines; here they are only listed."""
+
+    list_display = ["user", "starts_at", "ends_at", "created_at"]
+    list_filter = ["starts_at"]
+    search_fields = ["user__username", "user__email"]
+    date_hierarchy = "starts_at"
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return obj is None and super().has_change_permission(request)
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
 
 
 class PlayerAdmin(UserAdmin):

@@ -131,7 +131,18 @@ class ReadOnlyInline(admin.TabularInline):
 
 class SeatInline(ReadOnlyInline):
     model = Seat
-    fields = ("number", "user", "bot", "home", "colour", "rank", "joined_at")
+    fields = (
+        "number",
+        "user",
+        "bot",
+        "home",
+        "colour",
+        "rank",
+        "missed",
+        "bank_left",
+        "muted",
+        "joined_at",
+    )
     readonly_fields = fields
     verbose_name_plural = "Seats (to change one, use “Replace a player” above)"
 
@@ -219,13 +230,40 @@ class GameAdmin(admin.ModelAdmin):
                     "retreat_into_origin",
                     "home_assignment",
                     "seats_wanted",
-                    "decision_time",
                     "is_public",
                     "invite_token",
                 )
             },
         ),
-        ("Turn", {"fields": ("turn_number", "to_move", "deadline", "paused_at", "winner")}),
+        (
+            "Time control",
+            {
+                "fields": (
+                    "time_control",
+                    "decision_time",
+                    "bank_time",
+                    "increment",
+                    "retreat_time",
+                    "missed_limit",
+                    "absence_pauses_clock",
+                )
+            },
+        ),
+        (
+            "Turn",
+            {
+                "fields": (
+                    "turn_number",
+                    "to_move",
+                    "deadline",
+                    "remind_at",
+                    "clock_started_at",
+                    "grace_used",
+                    "paused_at",
+                    "winner",
+                )
+            },
+        ),
         ("Dates", {"fields": ("created_at", "started_at", "finished_at")}),
         (
             "Stored position (a cache of the move log)",

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
 from django.contrib.auth.models import AbstractBaseUser
 from django.test import Client
+from django.utils import timezone
 
-from accounts.models import Profile
+from accounts.models import Absence, Profile
+from games.services import declare_absence
 
 pytestmark = pytest.mark.django_db
 
@@ -116,3 +120,21 @@ def test_an_organiser_edits_the_profile_on_the_user_page(
     assert response.status_code == 302, response.context["adminform"].form.errors
     profile = Profile.objects.get(user=alice)
     assert (profile.display_name, profile.time_zone) == ("Queen Alice", "Asia/Tokyo")
+
+
+def test_organisers_see_absences_but_only_players_change_them(
+    organiser_client: Client, alice: AbstractBaseUser
+) -> None:
+    first = timezone.now().date() + timedelta(days=5)
+    absence = declare_absence(alice, first, first + timedelta(days=2))
+
+    listing = organiser_client.get("/admin/accounts/absence/")
+    assert listing.status_code == 200 and "alice" in listing.content.decode()
+    assert organiser_client.get("/admin/accounts/absence/add/").status_code == 403
+    change = organiser_client.post(
+        f"/admin/accounts/absence/{absence.pk}/change/",
+        {"user": alice.pk, "starts_at_0": "2031-01-01", "starts_at_1": "00:00:00"},
+    )
+    assert change.status_code == 403
+    assert organiser_client.post(f"/admin/accounts/absence/{absence.pk}/delete/").status_code == 403
+    assert Absence.objects.get(pk=absence.pk).starts_at == absence.starts_at
