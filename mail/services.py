@@ -207,7 +207,7 @@ def build_message(mail: OutgoingMail) -> EmailMultiAlternatives:
     )
     message.attach_alternative(mail.body_html, "text/html")
     if mail.inline_board:
-        picture = _board_picture(mail)
+        picture = board_picture_of(mail)
         if picture is not None:
             # The HTML part shows it by its Content-ID; the mail becomes multipart/related.
             image = MIMEImage(picture, "png")
@@ -222,7 +222,7 @@ def build_message(mail: OutgoingMail) -> EmailMultiAlternatives:
 BOARD_CID = "board@ww5"
 
 
-def _board_picture(mail: OutgoingMail) -> bytes | None:
+def board_picture_of(mail: OutgoingMail) -> bytes | None:
     """The mail's board as a PNG, drawn now; None (the mail goes without it, its text
     has the board in words) if it cannot be drawn."""
     from games.notify import board_picture

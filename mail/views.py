@@ -10,6 +10,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
+from django.urls import reverse
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods
 
@@ -34,11 +35,32 @@ def outbox(request: HttpRequest) -> HttpResponse:
 def outbox_detail(request: HttpRequest, mail_id: int) -> HttpResponse:
     _check_outbox_visible(request)
     mail = get_object_or_404(OutgoingMail.objects.select_related("game", "to_user"), pk=mail_id)
+    html = mail.body_html
+    picture_url = ""
+    if mail.inline_board:
+        # The mail shows its board by Content-ID; the page shows the same picture by URL.
+        picture_url = reverse("mail:outbox_picture", args=[mail.pk])
+        html = html.replace(f"cid:{services.BOARD_CID}", request.build_absolute_uri(picture_url))
     return render(
         request,
         "mail/outbox_detail.html",
-        {"mail": mail, "thread_root": services.thread_root_id(mail.thread) if mail.thread else ""},
+        {
+            "mail": mail,
+            "html": html,
+            "picture_url": picture_url,
+            "thread_root": services.thread_root_id(mail.thread) if mail.thread else "",
+        },
     )
+
+
+def outbox_picture(request: HttpRequest, mail_id: int) -> HttpResponse:
+    """The board picture a mail carries inline, drawn as the sender draws it."""
+    _check_outbox_visible(request)
+    mail = get_object_or_404(OutgoingMail, pk=mail_id)
+    picture = services.board_picture_of(mail) if mail.inline_board else None
+    if picture is None:
+        raise Http404("this mail has no picture")
+    return HttpResponse(picture, content_type="image/png")
 
 
 # No CSRF check: mail providers post the RFC 8058 one-click unsubscribe

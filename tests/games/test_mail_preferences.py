@@ -302,3 +302,22 @@ def test_muting_a_game_that_does_not_exist_is_refused(alice: User) -> None:
     with pytest.raises(services.GameError):
         services.set_muted(open_game.pk + 1000, alice, True)
     assert snapshot(open_game) == before
+
+
+def test_the_outbox_page_shows_a_decision_mails_board_picture(
+    dice: LoadedDice, alice: User, bob: User, olga: User
+) -> None:
+    seated_game(dice, [alice, bob])
+    mail = mails(alice, "decision")[-1]
+    other = mails(bob, "game_start")[-1]
+    staff = signed_in(olga)
+
+    page = staff.get(reverse("mail:outbox_detail", args=[mail.pk])).content.decode()
+    picture_url = reverse("mail:outbox_picture", args=[mail.pk])
+    assert f"http://testserver{picture_url}" in page and f"cid:{BOARD_CID}" not in page
+    response = staff.get(picture_url)
+    assert response["Content-Type"] == "image/png"
+    assert Image.open(io.BytesIO(response.content)).width == 800
+
+    assert staff.get(reverse("mail:outbox_picture", args=[other.pk])).status_code == 404
+    assert signed_in(alice).get(picture_url).status_code == 404  # players: no outbox
