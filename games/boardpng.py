@@ -5,19 +5,32 @@ as stubs, reconstructed routes dashed, tinted continents, territory circles, and
 piece a triangle in its owner's colour with a text label), 800 pixels wide, with a
 legend under the map naming each player who has pieces on the board next to their
 colour. Shapes are drawn at twice the size and halved, which smooths lines and circles;
-text is drawn at the final size. The PNG has a palette in which every colour painted
-over an area (background, continents, circles, pieces) is exact, so the same input
-always gives the same bytes and a piece's pixels are its owner's colour.
+text is drawn at the final size.
+
+A mail worker draws one picture per mail, so the work is split by what it depends on.
+Everything no position changes (the map: background, continents, routes, circles and
+names) is drawn once per board, together with the board's palette, and kept in memory
+(``_Art``, keyed by the board's id and every field of the board it draws, so a board
+loaded again with other data draws afresh). Each piece's triangle, each piece label
+and each legend is drawn once as a patch and kept with the board's map too. A call then
+only copies the map and pastes patches into it, already as palette indices, and writes
+the PNG with quick compression.
+
+The PNG has a palette in which every colour painted over an area (background,
+continents, circles, pieces) is exact, so the same input always gives the same bytes
+and a piece's pixels are its owner's colour. A piece whose colour the board's palette
+lacks (a colour no continent has) is drawn the slow way: the whole picture in true
+colour, then a palette made for it.
 """
 
 from __future__ import annotations
 
 import io
 import math
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from functools import lru_cache
 
-from PIL import Image, ImageColor, ImageDraw, ImageFont
+from PIL import Image, ImageChops, ImageColor, ImageDraw, ImageFont
 
 from games.boardview import (
     NODE_RADIUS,
@@ -34,12 +47,19 @@ from games.engine import Board
 
 RGB = tuple[int, int, int]
 Font = ImageFont.FreeTypeFont | ImageFont.ImageFont
+Patch = tuple[tuple[int, int], Image.Image, Image.Image, Image.Image]  # at, RGB, P, mask
 
 WIDTH_PX = 800
 SCALE = WIDTH_PX / WIDTH  # picture pixels per layout unit
 SUPERSAMPLE = 2  # shapes are drawn this many times larger, then reduced
+# Layout units that land on whole pixels of both the picture and the larger canvas
+# (5 units = 4 pixels = 8 canvas pixels): a piece's triangle drawn at the same offset
+# from such a point has the same pixels wherever it stands.
+GRID = 5
+SPRITE_UNITS = 12 * GRID  # a piece's patch, in layout units, square
 FONT_PX = 12  # territory names, piece labels, continent names
 LEGEND_FONT_PX = 13
+RADIUS_PX = round(NODE_RADIUS * SCALE)
 NAME_GAP_PX = 13  # from a territory's circle to its name's baseline
 LABEL_GAP_PX = 27  # from a territory's circle to its piece label's baseline
 HALO_PX = 1.5  # a border in the continent's tint keeps text readable over routes
@@ -51,8 +71,15 @@ SWATCH_PX = 12
 DASH, GAP = 8, 6  # reconstructed routes, in layout units, as in the SVG
 PALETTE_SIZE = 256
 # An adaptive palette entry this close (squared distance) to a painted colour is left
-# out: see _encode. A colour is at most 3 * 3**2 = 27 away from its cache cell's corner.
+# out: see _palette. A colour is at most 3 * 3**2 = 27 away from its cache cell's corner.
 CLOSE = 4 * 27
+# zlib level for the PNG: compressing takes most of a call's time, and level 2 takes
+# under half as long as the default 6 for a file a sixth larger (a full board: about
+# 40 KB, against 34 KB).
+COMPRESS_LEVEL = 2
+BOARDS_KEPT = 8  # boards whose pictures stay in memory
+PATCHES_KEPT = 2048  # triangles and labels kept per board
+LEGENDS_KEPT = 64  # legends kept per board
 
 BACKGROUND: RGB = (0xF4, 0xF8, 0xFB)
 WHITE: RGB = (0xFF, 0xFF, 0xFF)
@@ -64,6 +91,7 @@ FALLBACK: RGB = (0x80, 0x80, 0x80)
 SIZE_KEY = "S, M, L: small, medium, large piece"
 
 
+@lru_cache(maxsize=1024)
 def rgb(color: str) -> RGB:
     """A board colour as RGB; gray when it is not a colour Pillow knows."""
     try:
@@ -82,8 +110,15 @@ def board_png(
     board: Board, pieces: Mapping[str, Piece], names: Mapping[str, str] | None = None
 ) -> bytes:
     """The whole board as PNG bytes. ``names``: engine player name -> how to show them."""
-    image, painted = _draw(board, pieces, names or {})
-    return _encode(image, painted)
+    art = _art(board)
+    names = names or {}
+    colors = {rgb(piece.color) for piece in pieces.values()}
+    if colors <= art.exact:
+        image = _compose(art, pieces, names, indexed=True)
+        out = io.BytesIO()
+        image.save(out, "PNG", compress_level=COMPRESS_LEVEL)
+        return out.getvalue()
+    return _encode(_compose(art, pieces, names, indexed=False), art.painted | colors)
 
 
 @lru_cache(maxsize=4)
@@ -110,12 +145,11 @@ def _legend_rows(players: list[tuple[str, RGB]]) -> list[list[tuple[str, RGB | N
     """The legend's items (players, then the key to S, M, L) in rows that fit the width."""
     if not players:
         return []
-    font = _font(LEGEND_FONT_PX)
     rows: list[list[tuple[str, RGB | None]]] = [[]]
     x: float = LEGEND_MARGIN_PX
     items: list[tuple[str, RGB | None]] = [*players, (SIZE_KEY, None)]
     for text, color in items:
-        width = font.getlength(text) + (SWATCH_PX + 6 if color else 0)
+        width = _legend_text(text)[0] + (SWATCH_PX + 6 if color else 0)
         if rows[-1] and x + width > WIDTH_PX - LEGEND_MARGIN_PX:
             rows.append([])
             x = LEGEND_MARGIN_PX
@@ -144,20 +178,159 @@ def _dashed_line(
         at = stop + gap
 
 
-def _draw(
-    board: Board, pieces: Mapping[str, Piece], names: Mapping[str, str]
+def _changed(after: Image.Image, before: Image.Image) -> Image.Image:
+    """A 1-bit mask of the pixels where two RGB pictures of one size differ."""
+    red, green, blue = ImageChops.difference(after, before).split()
+    most = ImageChops.lighter(ImageChops.lighter(red, green), blue)
+    return most.point(lambda v: 255 if v else 0, "1")
+
+
+class _Art:
+    """One board's map, drawn once: what every picture of the board starts from.
+
+    Also keeps the board's palette, and the patches drawn for it so far: triangles and
+    labels in true colour and as palette indices, legends as palette indices.
+    """
+
+    def __init__(self, board: Board) -> None:
+        self.territories = board.territories
+        self.points, height = layout(board)
+        self.map_px = round(height * SCALE)
+        self.halos = [_mix(rgb(board.continent_colors[c]), 0.13) for c in board.continent_of]
+        self.base, self.painted = _draw_map(board, self.points, self.map_px)
+        sample = _palette_sample(self.base, sorted({rgb(c) for c in board.continent_colors}))
+        self.palette = _palette(sample, self.painted)
+        self.exact = frozenset(self.painted) & frozenset(self.palette)  # kept exactly
+        self.holder = Image.new("P", (1, 1))
+        self.flat_palette = [v for color in self.palette for v in color]
+        self.holder.putpalette(self.flat_palette)
+        self.indexed = self.index(self.base)
+        self._patches: dict[tuple[object, ...], Patch] = {}
+        self._legends: dict[tuple[tuple[str, RGB], ...], Image.Image] = {}
+
+    def index(self, image: Image.Image) -> Image.Image:
+        """A true-colour picture as indices into the board's palette."""
+        return image.quantize(palette=self.holder, dither=Image.Dither.NONE)
+
+    def piece(self, tid: str, piece: Piece) -> Patch:
+        """The piece's triangle over its territory's white circle, and where it goes."""
+        x, y = self.points[tid]
+        fill = rgb(piece.color)
+        # The patch's corner: on the grid, with room for the largest triangle around.
+        margin = SPRITE_UNITS // 2 - GRID
+        left, top = x - x % GRID - margin, y - y % GRID - margin
+        key = ("piece", x - left, y - top, piece.pips, fill)
+        found = self._patches.get(key)
+        if found is None:
+            found = self._keep(key, self._triangle(x - left, y - top, piece.pips, fill))
+        (dx, dy), true_color, index, mask = found
+        corner_x, corner_y = pixel((left, top))
+        return (corner_x + dx, corner_y + dy), true_color, index, mask
+
+    def _triangle(self, x: int, y: int, pips: int, fill: RGB) -> Patch:
+        """A triangle at (x, y) of a white square SPRITE_UNITS wide, cut to its pixels."""
+        k = SCALE * SUPERSAMPLE
+        side = round(SPRITE_UNITS * k)
+        canvas = Image.new("RGB", (side, side), WHITE)
+        corners = [(u * k, v * k) for u, v in triangle_points(x, y, pips)]
+        ImageDraw.Draw(canvas).polygon(corners, fill, OUTLINE, round(1.5 * k))
+        square = canvas.reduce(SUPERSAMPLE)
+        box = _changed(square, Image.new("RGB", square.size, WHITE)).getbbox() or (0, 0, 1, 1)
+        patch = square.crop(box)
+        mask = _changed(patch, Image.new("RGB", patch.size, WHITE))
+        return (box[0], box[1]), patch, self.index(patch), mask
+
+    def label(self, tid: str, text: str) -> Patch:
+        """The piece label under territory ``tid``, over the map there, and where it goes."""
+        key = ("label", tid, text)
+        found = self._patches.get(key)
+        if found is None:
+            font = _font(FONT_PX)
+            x, y = pixel(self.points[tid])
+            y += RADIUS_PX + LABEL_GAP_PX
+            left, top, right, bottom = font.getbbox(text, anchor="ms", stroke_width=HALO_PX)
+            box = (
+                x + math.floor(left) - 1,
+                y + math.floor(top) - 1,
+                x + math.ceil(right) + 1,
+                y + math.ceil(bottom) + 1,
+            )
+            under = self.base.crop(box)
+            patch = under.copy()
+            ImageDraw.Draw(patch).text(
+                (x - box[0], y - box[1]),
+                text,
+                INK,
+                font,
+                anchor="ms",
+                stroke_width=HALO_PX,
+                stroke_fill=self.halos[self.territories.index(tid)],
+            )
+            at = (box[0], box[1])
+            found = self._keep(key, (at, patch, self.index(patch), _changed(patch, under)))
+        return found
+
+    def legend(self, players: tuple[tuple[str, RGB], ...]) -> Image.Image:
+        """The legend strip under the map, as palette indices."""
+        found = self._legends.get(players)
+        if found is None:
+            if len(self._legends) >= LEGENDS_KEPT:
+                self._legends.clear()
+            found = self._legends[players] = self.index(_draw_legend(players))
+        return found
+
+    def _keep(self, key: tuple[object, ...], patch: Patch) -> Patch:
+        if len(self._patches) >= PATCHES_KEPT:
+            self._patches.clear()
+        self._patches[key] = patch
+        return patch
+
+
+class _BoardKey:
+    """A board, equal to another board when every field the picture draws is equal."""
+
+    __slots__ = ("board", "fields", "hashed")
+
+    def __init__(self, board: Board) -> None:
+        self.board = board
+        self.fields = (
+            board.id,
+            board.territories,
+            board.territory_names,
+            board.continent_names,
+            board.continent_colors,
+            board.continent_of,
+            board.continent_territories,
+            board.routes,
+        )
+        self.hashed = hash(self.fields)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _BoardKey) and self.fields == other.fields
+
+    def __hash__(self) -> int:
+        return self.hashed
+
+
+@lru_cache(maxsize=BOARDS_KEPT)
+def _art_of(key: _BoardKey) -> _Art:
+    return _Art(key.board)
+
+
+def _art(board: Board) -> _Art:
+    return _art_of(_BoardKey(board))
+
+
+def _draw_map(
+    board: Board, points: Mapping[str, tuple[int, int]], map_px: int
 ) -> tuple[Image.Image, set[RGB]]:
-    """The picture before encoding, and every colour it paints flat (areas and lines)."""
-    points, height = layout(board)
-    rows = _legend_rows(_players(pieces, names))
-    map_px = round(height * SCALE)
-    height_px = map_px + (LEGEND_GAP_PX + len(rows) * LEGEND_ROW_PX if rows else 0)
+    """The map without pieces, and every colour it paints flat (areas and lines)."""
     painted = {BACKGROUND, WHITE, ROUTE, OUTLINE, INK, CONTINENT_INK}
-    texts: list[tuple[tuple[float, float], str, str, RGB, RGB]] = []  # at, text, anchor, ...
+    texts: list[tuple[tuple[int, int], str, str, RGB, RGB]] = []  # at, text, anchor, ...
 
     # Shapes, at SUPERSAMPLE times the size.
     k = SCALE * SUPERSAMPLE  # canvas pixels per layout unit
-    canvas = Image.new("RGB", (WIDTH_PX * SUPERSAMPLE, height_px * SUPERSAMPLE), BACKGROUND)
+    canvas = Image.new("RGB", (WIDTH_PX * SUPERSAMPLE, map_px * SUPERSAMPLE), BACKGROUND)
     draw = ImageDraw.Draw(canvas)
 
     for c, name in enumerate(board.continent_names):
@@ -188,41 +361,117 @@ def _draw(
             (cx - radius, cy - radius, cx + radius, cy + radius), WHITE, ring, round(3 * k)
         )
         px, py = pixel((x, y))
-        below = py + NODE_RADIUS * SCALE
-        halo = _mix(ring, 0.13)
-        texts.append(((px, below + NAME_GAP_PX), board.territory_names[t], "ms", halo, INK))
-        piece = pieces.get(tid)
-        if piece is None:
-            continue
-        fill = rgb(piece.color)
-        painted.add(fill)
-        corners = [(u * k, v * k) for u, v in triangle_points(x, y, piece.pips)]
-        draw.polygon(corners, fill, OUTLINE, round(1.5 * k))
-        label = f"{piece.letter} {piece.player}"
-        texts.append(((px, below + LABEL_GAP_PX), label, "ms", halo, INK))
+        at = (px, py + RADIUS_PX + NAME_GAP_PX)
+        texts.append((at, board.territory_names[t], "ms", _mix(ring, 0.13), INK))
 
-    # Text and the legend, at the final size.
+    # Text, at the final size.
     image = canvas.reduce(SUPERSAMPLE)
     draw = ImageDraw.Draw(image)
     font = _font(FONT_PX)
-    for at, text, anchor, halo, ink in texts:
-        draw.text(at, text, ink, font, anchor=anchor, stroke_width=HALO_PX, stroke_fill=halo)
-    legend_font = _font(LEGEND_FONT_PX)
+    for (x, y), text, anchor, halo, ink in texts:
+        draw.text((x, y), text, ink, font, anchor=anchor, stroke_width=HALO_PX, stroke_fill=halo)
+    return image, painted
+
+
+def _draw_legend(players: tuple[tuple[str, RGB], ...]) -> Image.Image:
+    """The legend: each player's colour and name, then the key to S, M, L."""
+    rows = _legend_rows(list(players))
+    strip = Image.new("RGB", (WIDTH_PX, LEGEND_GAP_PX + len(rows) * LEGEND_ROW_PX), BACKGROUND)
+    draw = ImageDraw.Draw(strip)
     for r, row in enumerate(rows):
-        baseline = map_px + LEGEND_GAP_PX + r * LEGEND_ROW_PX + round(LEGEND_ROW_PX * 0.7)
+        baseline = LEGEND_GAP_PX + r * LEGEND_ROW_PX + round(LEGEND_ROW_PX * 0.7)
         left: float = LEGEND_MARGIN_PX
         for text, swatch in row:
             if swatch is not None:
                 top, x = baseline - SWATCH_PX, round(left)
                 draw.rectangle((x, top, x + SWATCH_PX, top + SWATCH_PX), swatch, OUTLINE)
                 left += SWATCH_PX + 6
-            draw.text((left, baseline), text, INK, legend_font, anchor="ls")
-            left += legend_font.getlength(text) + LEGEND_SPACING_PX
-    return image, painted
+            width, ink, (dx, dy) = _legend_text(text)
+            strip.paste(INK, (round(left) + dx, baseline + dy), ink)
+            left += width + LEGEND_SPACING_PX
+    return strip
 
 
-def _encode(image: Image.Image, painted: set[RGB]) -> bytes:
-    """PNG bytes with a palette: the painted colours exactly, then the smoothed edges.
+@lru_cache(maxsize=1024)
+def _legend_text(text: str) -> tuple[float, Image.Image, tuple[int, int]]:
+    """A legend item's text: its width, its ink, and the ink's corner from the baseline's
+    start. Kept, as players' names come back in every picture of their games."""
+    font = _font(LEGEND_FONT_PX)
+    left, top, right, bottom = (round(v) for v in font.getbbox(text, anchor="ls"))
+    ink = Image.new("L", (max(right - left, 1), max(bottom - top, 1)))
+    ImageDraw.Draw(ink).text((-left, -top), text, 255, font, anchor="ls")
+    return font.getlength(text), ink, (left, top)
+
+
+def _compose(
+    art: _Art, pieces: Mapping[str, Piece], names: Mapping[str, str], indexed: bool
+) -> Image.Image:
+    """The picture: the board's map, the pieces and their labels, and the legend.
+
+    ``indexed``: as indices into the board's palette (every piece's colour must be in
+    it), else in true colour.
+    """
+    players = tuple(_players(pieces, names))
+    base = art.indexed if indexed else art.base
+    if players:
+        strip = art.legend(players) if indexed else _draw_legend(players)
+        image = Image.new(base.mode, (WIDTH_PX, art.map_px + strip.height))
+        image.paste(base, (0, 0))
+        image.paste(strip, (0, art.map_px))
+    else:
+        image = base.copy()
+    for tid in art.territories:
+        piece = pieces.get(tid)
+        if piece is None:
+            continue
+        for at, true_color, index, mask in (
+            art.piece(tid, piece),
+            art.label(tid, f"{piece.letter} {piece.player}"),
+        ):
+            image.paste(index if indexed else true_color, at, mask)
+    if indexed:
+        image.putpalette(art.flat_palette)
+    return image
+
+
+def _draw(
+    board: Board, pieces: Mapping[str, Piece], names: Mapping[str, str]
+) -> tuple[Image.Image, set[RGB]]:
+    """The picture in true colour, and every colour it paints flat (areas and lines)."""
+    art = _art(board)
+    image = _compose(art, pieces, names, indexed=False)
+    return image, art.painted | {rgb(piece.color) for piece in pieces.values()}
+
+
+def _palette_sample(base: Image.Image, colors: Iterable[RGB]) -> Image.Image:
+    """The map with a strip under it of triangles in ``colors`` and legend text.
+
+    Its colours, smoothed edges included, are the ones pictures of the board use.
+    """
+    size = round(SPRITE_UNITS * SCALE)
+    triangles: list[Image.Image] = []
+    for color in colors:
+        for pips in (1, 2, 3):
+            k = SCALE * SUPERSAMPLE
+            canvas = Image.new("RGB", (size * SUPERSAMPLE, size * SUPERSAMPLE), WHITE)
+            middle = SPRITE_UNITS // 2
+            corners = [(u * k, v * k) for u, v in triangle_points(middle, middle, pips)]
+            ImageDraw.Draw(canvas).polygon(corners, color, OUTLINE, round(1.5 * k))
+            triangles.append(canvas.reduce(SUPERSAMPLE))
+    strip_px = 2 * LEGEND_ROW_PX
+    width = max(base.width, size * len(triangles))
+    sample = Image.new("RGB", (width, base.height + size + strip_px), BACKGROUND)
+    sample.paste(base, (0, 0))
+    for n, triangle in enumerate(triangles):
+        sample.paste(triangle, (n * size, base.height))
+    draw = ImageDraw.Draw(sample)
+    baseline = base.height + size + round(LEGEND_ROW_PX * 0.7)
+    draw.text((LEGEND_MARGIN_PX, baseline), SIZE_KEY, INK, _font(LEGEND_FONT_PX), anchor="ls")
+    return sample
+
+
+def _palette(image: Image.Image, painted: set[RGB]) -> list[RGB]:
+    """A palette for ``image``: the painted colours exactly, then the smoothed edges.
 
     Pillow maps a colour to the palette entry nearest the corner of the 4×4×4 cell the
     colour falls in, so an adaptive entry too close to a painted colour could take that
@@ -243,8 +492,15 @@ def _encode(image: Image.Image, painted: set[RGB]) -> bytes:
         seen.add((r, g, b))
         if all((r - er) ** 2 + (g - eg) ** 2 + (b - eb) ** 2 >= CLOSE for er, eg, eb in exact):
             palette.append((r, g, b))
+    return palette
+
+
+def _encode(image: Image.Image, painted: set[RGB]) -> bytes:
+    """PNG bytes of a true-colour picture, with a palette made for it (see _palette)."""
     holder = Image.new("P", (1, 1))
-    holder.putpalette([v for color in palette for v in color])
+    holder.putpalette([v for color in _palette(image, painted) for v in color])
     out = io.BytesIO()
-    image.quantize(palette=holder, dither=Image.Dither.NONE).save(out, "PNG")
+    image.quantize(palette=holder, dither=Image.Dither.NONE).save(
+        out, "PNG", compress_level=COMPRESS_LEVEL
+    )
     return out.getvalue()

@@ -4,14 +4,28 @@ from __future__ import annotations
 
 import dataclasses
 import io
+import os
+import subprocess
+import sys
 from typing import Any
 
 import pytest
-from PIL import Image
+from PIL import Image, ImageChops
 
 from games import boardpng, boardview
 from games.engine import BOARDS, Board, load_boards
-from tests.engine.helpers import BLUE, GREEN, OPENING, ORANGE, PURPLE, RED, SEATS, YELLOW, load
+from tests.engine.helpers import (
+    BLUE,
+    GREEN,
+    OPENING,
+    ORANGE,
+    PURPLE,
+    RED,
+    REPO_ROOT,
+    SEATS,
+    YELLOW,
+    load,
+)
 from tests.games.test_pages_board import _renamed_board
 
 MAP_PX = 480  # the 1000 × 600 map at 800 pixels wide
@@ -176,10 +190,79 @@ def test_the_same_position_gives_the_same_bytes() -> None:
     board = BOARDS["original"]
 
     first = boardpng.board_png(board, full_board(), FULL_NAMES)
+    again = boardpng.board_png(board, full_board(), FULL_NAMES)  # from the kept map
     boardpng._font.cache_clear()
-    second = boardpng.board_png(board, full_board(), FULL_NAMES)
+    boardpng._art_of.cache_clear()
+    boardpng._legend_text.cache_clear()
+    afresh = boardpng.board_png(board, full_board(), FULL_NAMES)
 
-    assert first == second
+    assert first == again == afresh
+
+
+def test_another_process_gives_the_same_bytes() -> None:
+    """Whatever order sets and dicts take there (string hashing differs per process)."""
+    script = (
+        "import sys\n"
+        "from games import boardpng, boardview\n"
+        "from games.engine import BOARDS\n"
+        "from tests.engine.helpers import SEATS, load\n"
+        "from tests.games.test_boardpng import FULL, FULL_NAMES\n"
+        "placed = boardview.pieces_of(load(FULL, players=SEATS))\n"
+        "sys.stdout.buffer.write(boardpng.board_png(BOARDS['original'], placed, FULL_NAMES))\n"
+    )
+    here = boardpng.board_png(BOARDS["original"], full_board(), FULL_NAMES)
+
+    for seed in ("1", "2"):
+        env = {**os.environ, "PYTHONHASHSEED": seed, "DJANGO_SETTINGS_MODULE": "ww5site.settings"}
+        done = subprocess.run(
+            [sys.executable, "-c", "import django; django.setup()\n" + script],
+            cwd=REPO_ROOT,
+            env=env,
+            capture_output=True,
+            check=True,
+        )
+        assert done.stdout == here
+
+
+def test_a_board_loaded_again_with_other_data_draws_its_own_picture() -> None:
+    board = BOARDS["original"]
+    north_america = board.continent_index["north-america"]
+    recoloured = dataclasses.replace(
+        board,
+        continent_colors=tuple(
+            "teal" if c == north_america else color
+            for c, color in enumerate(board.continent_colors)
+        ),
+    )
+    assert recoloured.id == board.id
+    placed = {"usa": boardview.Piece(player="blue", color="teal", size="large")}
+    ring = round((boardview.NODE_RADIUS - 1) * boardpng.SCALE)
+    x, y = boardpng.pixel(boardview.LAYOUT["canada"])
+
+    before = boardpng.board_png(board, placed)
+    own = picture(boardpng.board_png(recoloured, placed))
+    after = boardpng.board_png(board, placed)
+
+    teal = (0, 128, 128)
+    assert color_at(own, (x, y - ring)) == teal
+    assert color_at(own, piece_pixel(recoloured, "usa", 3)) == teal
+    assert color_at(picture(before), (x, y - ring)) == (0, 0, 255)
+    assert after == before
+    # The kept map is shared by equal boards only.
+    assert boardpng._art(dataclasses.replace(board)) is boardpng._art(board)
+    assert boardpng._art(recoloured) is not boardpng._art(board)
+
+
+def test_the_picture_is_its_true_colour_drawing_in_a_palette() -> None:
+    """The board's palette, made once for every position, keeps smoothed edges close."""
+    board = BOARDS["original"]
+    placed = full_board()
+    drawn, _ = boardpng._draw(board, placed, FULL_NAMES)
+    stored = picture(boardpng.board_png(board, placed, FULL_NAMES))
+
+    worst = [high for _, high in ImageChops.difference(drawn, stored).getextrema()]
+    assert drawn.size == stored.size
+    assert max(worst) <= 32
 
 
 def test_a_different_position_gives_different_bytes() -> None:
