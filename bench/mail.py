@@ -12,7 +12,9 @@ and both a text/plain and a text/html part (the check runs between the timed pha
 A handful of real games are created and played a few decisions in with the services,
 by players with email addresses. Each seat's "your decision" mail is rendered ONCE with
 ``games.notify.render_mail`` and the rendered texts are reused, so the figures are about
-queueing and delivery, not template rendering. Then, for each sender pool and count:
+queueing and delivery, not template rendering; but each mail carries its board, which
+the sender draws as a PNG for every mail it sends (as the site does), and the server
+checks every mail has its image/png part. Then, for each sender pool and count:
 
 1. ``--mails`` mails are queued with ``mail.services.queue_mail`` (distinct dedup keys,
    ``--batch`` mails per transaction), with the after-commit hand-over to the send task
@@ -84,7 +86,7 @@ class Receiver:
             return "Message-ID seen before"
         self.message_ids.add(message_id)
         types = {part.get_content_type() for part in message.walk()}
-        if not {"text/plain", "text/html"} <= types:
+        if not {"text/plain", "text/html", "image/png"} <= types:
             return f"parts: {sorted(types)}"
         return ""
 
@@ -257,9 +259,8 @@ def render_all(games: list[Any]) -> list[dict[str, Any]]:
         state = services.state_of(game)
         for seat in game.seats.select_related("user__profile").order_by("number"):
             user = seat.user
-            subject, text, html = notify.render_mail(
-                "decision", notify.decision_context(game, seat, state), user
-            )
+            context = notify.decision_context(game, seat, state)
+            subject, text, html = notify.render_mail("decision", context, user)
             rendered.append(
                 {
                     "to_address": user.email,
@@ -269,6 +270,7 @@ def render_all(games: list[Any]) -> list[dict[str, Any]]:
                     "to_user": user,
                     "game": game,
                     "unsubscribe_url": unsubscribe_url(user),
+                    "inline_board": notify.board_spec(game, context["names"]),
                 }
             )
     return rendered
@@ -307,6 +309,7 @@ def queue(
                     game=mail["game"],
                     dedup_key=f"bench-decision:{n}",
                     unsubscribe_url=mail["unsubscribe_url"],
+                    inline_board=mail["inline_board"],
                 )
                 assert made is not None
                 queued += 1

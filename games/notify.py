@@ -215,26 +215,32 @@ def touched_by(events: list[dict[str, Any]]) -> set[str]:
     return players
 
 
-def queue_event_mails(game: Game, move: Move, state: State) -> None:
+def queue_event_mails(game: Game, move: Move, state: State, seats: list[Seat]) -> None:
     """For the players who want a mail for each event: a move that attacked them or put
     a player out. Not to its mover, nor to whoever decides next (their decision mail
-    tells the same), nor after the last move (the result mail tells it)."""
+    tells the same), nor after the last move (the result mail tells it). ``seats``: the
+    game's seats, with their users' profiles."""
     touched = touched_by(move.events)
     if not touched or state.phase == "over":
         return
-    names = names_of(game)
-    seats = list(game.seats.select_related("user__profile"))
+    recipients = [
+        seat
+        for seat in seats
+        if seat.user is not None
+        and seat.user.email
+        and not seat.muted
+        and seat.pk not in (move.seat_id, game.to_move_id)
+        and ("*" in touched or seat.player_name in touched)
+        and _wants_events(seat.user)
+    ]
+    if not recipients:
+        return
+    names = {s.player_name: f"{s.display_name} ({s.player_name})" for s in seats}
     mover = next(s for s in seats if s.pk == move.seat_id)
     words = describe.describe_move(
         BOARDS[game.board], move.action, mover.player_name, move.events, names
     )
-    for seat in seats:
-        if seat.user is None or seat.pk in (mover.pk, game.to_move_id):
-            continue
-        if "*" not in touched and seat.player_name not in touched:
-            continue
-        if not _wants_events(seat.user):
-            continue
+    for seat in recipients:
         context = {
             "game": game,
             "seat": seat,

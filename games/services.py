@@ -524,7 +524,7 @@ def _queue_mails(game: Game, state: State, move: Move | None, decision_due: bool
     """The mails this change causes, in its transaction: the prompt for the decision now
     due, or everyone's result; and the news of the move for whom it concerns."""
     if move is not None and move.events:
-        notify.queue_event_mails(game, move, state)
+        notify.queue_event_mails(game, move, state, seats_of(game))
     if state.phase == "over":
         notify.queue_result_mails(game, state)
     elif decision_due and game.to_move is not None and not game.to_move.bot:
