@@ -458,7 +458,7 @@ def measure(
         f"{sent / seconds:,.0f} mails/s (aim >= 200)\n"
         f"  send_now results: {dict(results)}; outbox rows: {rows}; failures: {failures}\n"
         f"  SMTP server: received {received:,}, verified {verified:,} "
-        f"(Message-ID, text and HTML parts), {size / 1024:.1f} KiB a mail, "
+        f"(Message-ID, text and HTML parts, board picture), {size / 1024:.1f} KiB a mail, "
         f"problems: {after['problems'] or 'none'}\n"
         f"  CPU per mail: {'this process' if pool == 'thread' else 'the senders'} "
         f"{used['senders'] * per_mail:.2f} ms, "
