@@ -978,11 +978,6 @@ def absence_days(absence: Absence, zone: zoneinfo.ZoneInfo) -> int:
     ).days
 
 
-def _zone_of(user: AbstractBaseUser) -> zoneinfo.ZoneInfo:
-    profile = getattr(user, "profile", None)
-    return zoneinfo.ZoneInfo(profile.time_zone if profile is not None else "UTC")
-
-
 def declare_absence(
     user: AbstractBaseUser, first_day: date, last_day: date, now: datetime | None = None
 ) -> Absence:
