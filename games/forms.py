@@ -136,23 +136,27 @@ class CreateGameForm(forms.Form):
         help_text="A private game is joined through its invite link.",
     )
 
-    def clean_decision_hours(self) -> Any:
-        hours = self.cleaned_data["decision_hours"]
+    # Each time field holds at least a minute; its message says which time it is.
+    AT_LEAST_A_MINUTE = {
+        "decision_hours": "Allow at least a minute (0.017 hours) per decision.",
+        "bank_hours": "A time bank holds at least a minute (0.017 hours).",
+        "retreat_hours": "Allow at least a minute (0.017 hours) for a retreat.",
+    }
+
+    def _clean_time(self, field: str) -> Any:
+        hours = self.cleaned_data[field]
         if timedelta(hours=float(hours)) < timedelta(minutes=1):
-            raise forms.ValidationError("Allow at least a minute (0.017 hours) per decision.")
+            raise forms.ValidationError(self.AT_LEAST_A_MINUTE[field])
         return hours
+
+    def clean_decision_hours(self) -> Any:
+        return self._clean_time("decision_hours")
 
     def clean_bank_hours(self) -> Any:
-        hours = self.cleaned_data["bank_hours"]
-        if timedelta(hours=float(hours)) < timedelta(minutes=1):
-            raise forms.ValidationError("A time bank holds at least a minute (0.017 hours).")
-        return hours
+        return self._clean_time("bank_hours")
 
     def clean_retreat_hours(self) -> Any:
-        hours = self.cleaned_data["retreat_hours"]
-        if timedelta(hours=float(hours)) < timedelta(minutes=1):
-            raise forms.ValidationError("Allow at least a minute (0.017 hours) for a retreat.")
-        return hours
+        return self._clean_time("retreat_hours")
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
