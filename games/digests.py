@@ -20,7 +20,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from accounts.models import Profile
-from games import describe, links, notify
+from games import links, notify
 from games.engine import BOARDS
 from games.models import Game, Move
 
@@ -91,8 +91,8 @@ def digest_games(user: AbstractBaseUser, since: datetime, until: datetime) -> li
     )
     told = []
     for game in games:
-        names = notify.names_of(game)
         seats = list(game.seats.select_related("user__profile"))
+        names = notify.names_of(game, seats)
         by_id = {s.pk: s for s in seats}
         mine = next(s for s in seats if s.user_id == user.pk)
         moves = list(
@@ -100,13 +100,11 @@ def digest_games(user: AbstractBaseUser, since: datetime, until: datetime) -> li
                 "number"
             )
         )
-        lines = []
-        for move in moves[:MOVES_PER_GAME]:
-            words = describe.describe_move(
-                BOARDS[game.board], move.action, by_id[move.seat_id].player_name, move.events, names
-            )
-            parts = [words.action, words.dice, *words.followed]
-            lines.append(f"{move.number}. " + " ".join(p for p in parts if p))
+        board = BOARDS[game.board]
+        lines = [
+            notify.move_line(board, move, by_id[move.seat_id].player_name, names)
+            for move in moves[:MOVES_PER_GAME]
+        ]
         waiting = game.is_active and game.to_move_id == mine.pk
         told.append(
             {

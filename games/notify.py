@@ -9,6 +9,7 @@ two prompts for one decision.
 from __future__ import annotations
 
 import zoneinfo
+from collections.abc import Iterable
 from typing import Any
 
 from django.conf import settings
@@ -17,7 +18,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from games import describe, engine, links
-from games.engine import BOARDS, State
+from games.engine import BOARDS, Board, State
 from games.models import Game, Move, Seat
 
 
@@ -34,8 +35,10 @@ def render_mail(name: str, context: dict[str, Any], user: Any) -> tuple[str, str
         )
 
 
-def names_of(game: Game) -> dict[str, str]:
-    return {s.player_name: f"{s.display_name} ({s.player_name})" for s in game.seats.all()}
+def names_of(game: Game, seats: Iterable[Seat] | None = None) -> dict[str, str]:
+    """How mails name each player, by engine name; ``seats`` when already read."""
+    seats = game.seats.all() if seats is None else seats
+    return {s.player_name: f"{s.display_name} ({s.player_name})" for s in seats}
 
 
 def board_lines(game: Game, state: State, names: dict[str, str]) -> list[str]:
@@ -60,14 +63,15 @@ def moves_since(game: Game, seat: Seat, names: dict[str, str]) -> list[str]:
     board = BOARDS[game.board]
     last = game.moves.filter(seat=seat).order_by("-number").values_list("number", flat=True)
     since = last[0] if last else 0
-    lines = []
-    for move in Move.objects.filter(game=game, number__gt=since).select_related("seat"):
-        words = describe.describe_move(
-            board, move.action, move.seat.player_name, move.events, names
-        )
-        parts = [words.action, words.dice, *words.followed]
-        lines.append(f"{move.number}. " + " ".join(p for p in parts if p))
-    return lines
+    moves = Move.objects.filter(game=game, number__gt=since).select_related("seat")
+    return [move_line(board, move, move.seat.player_name, names) for move in moves]
+
+
+def move_line(board: Board, move: Move, player: str, names: dict[str, str]) -> str:
+    """One logged move in words, on one line: "12. … rolls … ; … retreats …"."""
+    words = describe.describe_move(board, move.action, player, move.events, names)
+    parts = [words.action, words.dice, *words.followed]
+    return f"{move.number}. " + " ".join(p for p in parts if p)
 
 
 def _wants_events(user: Any) -> bool:
@@ -235,7 +239,7 @@ def queue_event_mails(game: Game, move: Move, state: State, seats: list[Seat]) -
     ]
     if not recipients:
         return
-    names = {s.player_name: f"{s.display_name} ({s.player_name})" for s in seats}
+    names = names_of(game, seats)
     mover = next(s for s in seats if s.pk == move.seat_id)
     words = describe.describe_move(
         BOARDS[game.board], move.action, mover.player_name, move.events, names
