@@ -978,6 +978,12 @@ def absence_days(absence: Absence, zone: zoneinfo.ZoneInfo) -> int:
     ).days
 
 
+def _locked_profile(user: AbstractBaseUser) -> Profile:
+    """The player's profile, locked: a player's absence changes run one at a time."""
+    profile, _ = Profile.objects.get_or_create(user=user)
+    return Profile.objects.select_for_update().get(pk=profile.pk)
+
+
 def declare_absence(
     user: AbstractBaseUser, first_day: date, last_day: date, now: datetime | None = None
 ) -> Absence:
@@ -988,9 +994,7 @@ def declare_absence(
 
     now = now or timezone.now()
     with transaction.atomic():
-        # The profile's lock makes two declarations by one player run one at a time.
-        profile, _ = Profile.objects.get_or_create(user=user)
-        profile = Profile.objects.select_for_update().get(pk=profile.pk)
+        profile = _locked_profile(user)
         zone = zoneinfo.ZoneInfo(profile.time_zone)
         today = now.astimezone(zone).date()
         if last_day < first_day:
@@ -1029,8 +1033,7 @@ def cancel_absence(user: AbstractBaseUser, absence_id: int, now: datetime | None
 
     now = now or timezone.now()
     with transaction.atomic():
-        profile, _ = Profile.objects.get_or_create(user=user)
-        profile = Profile.objects.select_for_update().get(pk=profile.pk)
+        profile = _locked_profile(user)
         absence = Absence.objects.filter(pk=absence_id, user=user).first()
         if absence is None:
             raise GameError("you have no such absence")
