@@ -328,7 +328,7 @@ def send_share(
     of the PostgreSQL processes serving the senders. Runs as a thread or a process."""
     from django.db import connection, connections
 
-    from mail.services import send_now
+    from mail.services import release_connection, send_now
 
     done: Counter[str] = Counter()
     error = ""
@@ -341,6 +341,7 @@ def send_share(
                 done["not tried (time out)"] += 1
                 continue
             done[send_now(mail_id)] += 1
+        release_connection()
     except BaseException as failure:  # reported by the main process
         error = repr(failure)
     finally:

@@ -3,17 +3,19 @@
 Delivery is at least once. ``queue_mail`` writes the row in the caller's transaction and
 asks for a send after commit; ``send_now`` claims the row with a conditional UPDATE
 (so two workers given the same id send it once), hands it to the transport outside any
-transaction, and marks it sent right after the server accepted it, before the
-connection's QUIT. ``sweep_outbox`` (every minute) re-queues rows whose worker died
-while sending and sends the retries that are due, so a killed worker loses no mail. A
-mail can go out twice only when a worker dies, or the database write fails, in the
-short window between the server's acceptance and that UPDATE.
+transaction (over a connection the sender keeps open for its next mails), and marks it
+sent right after the server accepted it. ``sweep_outbox`` (every minute) re-queues rows
+whose worker died while sending and sends the retries that are due, so a killed worker
+loses no mail. A mail can go out twice only when a worker dies, or the database write
+fails, in the short window between the server's acceptance and that UPDATE.
 """
 
 from __future__ import annotations
 
 import logging
+import os
 import smtplib
+import threading
 from collections.abc import Iterable
 from datetime import datetime, timedelta
 from email.mime.image import MIMEImage
@@ -29,7 +31,8 @@ from django.core.exceptions import ImproperlyConfigured
 from django.core.mail import EmailMultiAlternatives, get_connection
 from django.core.mail.backends.base import BaseEmailBackend
 from django.db import IntegrityError, transaction
-from django.db.models import F, Q
+from django.db import connection as database
+from django.db.models import Q
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.html import linebreaks, urlize
@@ -179,10 +182,14 @@ def _enqueue(mail_ids: Iterable[int]) -> None:
 
 def transport() -> BaseEmailBackend:
     """The connection that really delivers: SMTP, or the console on the local default."""
-    path = settings.MAIL_TRANSPORT
+    return get_connection(_transport_path(), fail_silently=False)
+
+
+def _transport_path() -> str:
+    path: str = settings.MAIL_TRANSPORT
     if path == "mail.backends.OutboxBackend":
         raise ImproperlyConfigured("MAIL_TRANSPORT must deliver mail, not queue it again")
-    return get_connection(path, fail_silently=False)
+    return path
 
 
 def build_message(mail: OutgoingMail) -> EmailMultiAlternatives:
@@ -241,30 +248,124 @@ def send_now(mail_id: int, now: datetime | None = None) -> str:
     worker has it or has sent it).
     """
     now = now or timezone.now()
-    connection = transport()
-    # The claim: a conditional UPDATE, so of two workers given the same id (a task
-    # redelivered by the broker, the sweeper's re-send, a double click in the admin)
-    # only one moves the row to "sending" and sends it.
-    claimed = OutgoingMail.objects.filter(
-        pk=mail_id, status__in=(Status.QUEUED, Status.RETRY), next_attempt_at__lte=now
-    ).update(status=Status.SENDING, claimed_at=now, attempts=F("attempts") + 1)
-    if not claimed:
+    _transport_path()  # a site that cannot send claims nothing
+    mail = _claim(mail_id, now)
+    if mail is None:
         return "skipped"
-    mail = OutgoingMail.objects.get(pk=mail_id)
     try:
-        connection.open()
-        connection.send_messages([build_message(mail)])
+        message = build_message(mail)
+        connection = _connection(now)
+        try:
+            connection.send_messages([message])
+        except BaseException:
+            release_connection()  # in an unknown state: the next mail starts afresh
+            raise
     except Exception as error:
-        _close_quietly(connection)
         return _record_failure(mail, error, now)
-    # Marked sent as soon as the server has accepted it, before the connection's QUIT:
-    # the window in which a dying worker would leave an accepted mail to be sent again
-    # is this one UPDATE. (Another worker may have sent it after a sweep: keep its time.)
+    # Marked sent as soon as the server has accepted it: the window in which a dying
+    # worker would leave an accepted mail to be sent again is this one UPDATE. (Another
+    # worker may have sent it after a sweep: keep its time.)
     OutgoingMail.objects.filter(pk=mail.pk).exclude(status=Status.SENT).update(
         status=Status.SENT, sent_at=timezone.now(), last_error=""
     )
-    _close_quietly(connection)
     return "sent"
+
+
+def _claim(mail_id: int, now: datetime) -> OutgoingMail | None:
+    """The row, moved to "sending", if it is due and no other worker has it.
+
+    A conditional UPDATE, so of two workers given the same id (a task redelivered by the
+    broker, the sweeper's re-send, a double click in the admin) only one moves the row
+    to "sending" and sends it; it returns the row it changed, one round trip.
+    """
+    table = database.ops.quote_name(OutgoingMail._meta.db_table)
+    sql = (
+        f"UPDATE {table} SET status = %s, claimed_at = %s, attempts = attempts + 1 "
+        "WHERE id = %s AND status IN (%s, %s) AND next_attempt_at <= %s RETURNING *"
+    )
+    when = database.ops.adapt_datetimefield_value(now)
+    params = [Status.SENDING, when, mail_id, Status.QUEUED, Status.RETRY, when]
+    claimed = list(OutgoingMail.objects.raw(sql, params))
+    return claimed[0] if claimed else None
+
+
+# --- the connection a sender keeps open ----------------------------------------------
+#
+# Each sender (a worker process, or a thread) keeps its connection to the mail server
+# open for its next mails instead of opening one per mail (TCP, greeting, EHLO, TLS,
+# login, then QUIT). Before a kept connection is used, a NOOP checks the server still
+# has it; one idle longer than MAIL_CONNECTION_IDLE_SECONDS, or that has carried
+# MAIL_CONNECTION_MAX_MAILS mails, is closed and a new one opened. A failed send closes
+# it: the mail is retried by the schedule, on a new connection.
+
+
+class _Held(threading.local):
+    connection: BaseEmailBackend | None = None
+    key: tuple[object, ...] = ()
+    pid = 0
+    last_used: datetime | None = None
+    mails = 0
+
+
+_held = _Held()
+
+
+def _transport_key() -> tuple[object, ...]:
+    """What the connection was opened for: a change of settings opens a new one."""
+    return (
+        settings.MAIL_TRANSPORT,
+        settings.EMAIL_HOST,
+        settings.EMAIL_PORT,
+        settings.EMAIL_HOST_USER,
+        settings.EMAIL_USE_TLS,
+    )
+
+
+def _connection(now: datetime) -> BaseEmailBackend:
+    """An open connection for the next mail: the kept one if it is still good."""
+    held = _held
+    if held.connection is not None and not _still_good(held, now):
+        release_connection()
+    if held.connection is None:
+        connection = transport()
+        connection.open()
+        held.connection = connection
+        held.key = _transport_key()
+        held.pid = os.getpid()
+        held.mails = 0
+    held.last_used = now
+    held.mails += 1
+    return held.connection  # type: ignore[return-value]
+
+
+def _still_good(held: _Held, now: datetime) -> bool:
+    if held.pid != os.getpid():
+        # Inherited through a fork: the parent's socket is not this process's to use.
+        held.connection = None
+        return False
+    idle = settings.MAIL_CONNECTION_IDLE_SECONDS
+    if (
+        held.key != _transport_key()
+        or held.mails >= settings.MAIL_CONNECTION_MAX_MAILS
+        or held.last_used is None
+        or abs((now - held.last_used).total_seconds()) > idle
+    ):
+        return False
+    smtp = getattr(held.connection, "connection", None)
+    if smtp is None:
+        return True  # not a network connection (the console, the tests' transports)
+    try:
+        code, _ = smtp.noop()
+    except (OSError, smtplib.SMTPException):
+        return False
+    return bool(code == 250)
+
+
+def release_connection() -> None:
+    """Close the connection this sender keeps open, if any (QUIT, errors ignored)."""
+    connection, _held.connection = _held.connection, None
+    if connection is not None and _held.pid == os.getpid():
+        _close_quietly(connection)
 
 
 def _close_quietly(connection: BaseEmailBackend) -> None:

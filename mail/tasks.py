@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from celery import shared_task
+from celery.signals import worker_process_shutdown
 
 from mail import services
 
@@ -18,3 +21,9 @@ def send_mail(mail_id: int) -> str:
 def sweep_outbox() -> int:
     """Periodic (Celery beat): re-queue stuck rows and send the retries that are due."""
     return len(services.sweep_outbox())
+
+
+@worker_process_shutdown.connect
+def close_mail_connection(**kwargs: Any) -> None:
+    """A worker process that stops says QUIT on the connection it kept open."""
+    services.release_connection()

@@ -147,6 +147,10 @@ EMAIL_TIMEOUT = 30
 # A mail still "sending" this long after its worker claimed it lost that worker (it was
 # killed): the outbox sweeper sends it again. Keep it far above EMAIL_TIMEOUT.
 MAIL_CLAIM_EXPIRES_SECONDS = int(os.environ.get("MAIL_CLAIM_EXPIRES_SECONDS", "600"))
+# A sender keeps its connection to the mail server open for its next mails: closed after
+# this long unused (a NOOP checks it before each use), or after this many mails.
+MAIL_CONNECTION_IDLE_SECONDS = int(os.environ.get("MAIL_CONNECTION_IDLE_SECONDS", "60"))
+MAIL_CONNECTION_MAX_MAILS = int(os.environ.get("MAIL_CONNECTION_MAX_MAILS", "100"))
 MAIL_TRANSPORT = (
     "django.core.mail.backends.smtp.EmailBackend"
     if EMAIL_HOST

@@ -20,6 +20,7 @@ from aiosmtpd.smtp import SMTP, Envelope, Session
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.cache import cache
 
+from mail.services import release_connection
 from tests.mail.transports import FlakyTransport
 
 LOCMEM = "django.core.mail.backends.locmem.EmailBackend"
@@ -70,6 +71,7 @@ def flaky(settings: Any) -> Iterator[type[FlakyTransport]]:
     FlakyTransport.failures.clear()
     FlakyTransport.delivered.clear()
     yield FlakyTransport
+    release_connection()
     FlakyTransport.failures.clear()
     FlakyTransport.delivered.clear()
 
@@ -79,6 +81,7 @@ class Recorder:
 
     def __init__(self) -> None:
         self.envelopes: list[Envelope] = []
+        self.peers: list[object] = []  # each mail's connection (the client's address)
         self.refuse = ""
 
     async def handle_RCPT(
@@ -91,6 +94,7 @@ class Recorder:
 
     async def handle_DATA(self, server: SMTP, session: Session, envelope: Envelope) -> str:
         self.envelopes.append(envelope)
+        self.peers.append(session.peer)
         return "250 Message accepted for delivery"
 
 
@@ -119,4 +123,5 @@ def smtp_server(settings: Any) -> Iterator[Recorder]:
     controller.start()
     point_smtp_at(settings, controller.port)
     yield recorder
+    release_connection()
     controller.stop()
