@@ -4,6 +4,7 @@ by a failed send, opened for other settings or by another process."""
 
 from __future__ import annotations
 
+import smtplib
 import time
 from collections.abc import Iterator
 from datetime import timedelta
@@ -161,3 +162,41 @@ def test_releasing_the_connection_says_quit(smtp_server: Recorder) -> None:
 
     assert services._held.connection is None
     assert smtp.sock is None  # smtplib drops its socket once QUIT is answered
+
+
+def test_a_connection_used_a_moment_ago_is_not_checked_but_replaced_if_closed(
+    impatient_server: Recorder,
+) -> None:
+    first, second = queued(2)
+    now = timezone.now()
+    assert services.send_now(first.pk, now=now) == "sent"
+
+    time.sleep(1.2)  # the server gives up on the idle connection
+    # As the sender sees it, half a second later: it sends without a NOOP first.
+    assert services.send_now(second.pk, now=now + timedelta(milliseconds=500)) == "sent"
+
+    assert len(impatient_server.envelopes) == 2
+    assert impatient_server.peers[0] != impatient_server.peers[1]
+    second.refresh_from_db()
+    assert (second.status, second.attempts, second.last_error) == (Status.SENT, 1, "")
+
+
+def test_a_busy_sender_checks_its_connection_only_after_a_pause(
+    smtp_server: Recorder, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    mails = queued(3)
+    noops: list[int] = []
+    original = smtplib.SMTP.noop
+
+    def counted(smtp: smtplib.SMTP) -> tuple[int, bytes]:
+        noops.append(1)
+        return original(smtp)
+
+    monkeypatch.setattr(smtplib.SMTP, "noop", counted)
+    now = timezone.now()
+    services.send_now(mails[0].pk, now=now)
+    services.send_now(mails[1].pk, now=now + timedelta(milliseconds=300))
+    assert noops == []
+    services.send_now(mails[2].pk, now=now + timedelta(seconds=5))
+    assert noops == [1]
+    assert len(set(smtp_server.peers)) == 1
