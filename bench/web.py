@@ -89,7 +89,29 @@ def prepare(games: int) -> list[dict[str, Any]]:
         game = services.create_game(a, name=f"bench {i}", home="north-america")
         services.join_game(game.pk, b, home="europe")
         made.append({"id": game.pk, "sessions": {a.pk: session(a), b.pk: session(b)}})
+    vacuum()
     return made
+
+
+# The tables a move writes or reads. Each run rewrites their rows thousands of times;
+# PostgreSQL's autovacuum (on by default, but off on some development servers) would
+# reclaim the dead row versions, or every run would start slower than the last.
+CHURNED = ["games_game", "games_seat", "games_move", "django_session", "auth_user"]
+
+
+def vacuum() -> None:
+    """VACUUM ANALYZE the tables a run churns, so each run starts from compact tables
+    with fresh statistics, as autovacuum keeps them on a production server."""
+    from django.db import connection
+
+    connection.ensure_connection()
+    was = connection.connection.autocommit
+    connection.connection.autocommit = True  # VACUUM cannot run in a transaction
+    try:
+        with connection.cursor() as cursor:
+            cursor.execute(f"VACUUM ANALYZE {', '.join(CHURNED)}")
+    finally:
+        connection.connection.autocommit = was
 
 
 class Client(threading.Thread):
@@ -100,6 +122,7 @@ class Client(threading.Thread):
         self.latencies: list[float] = []
         self.accepted = 0
         self.refused = 0
+        self.finished = until
 
     def run(self) -> None:
         import psycopg
@@ -108,24 +131,16 @@ class Client(threading.Thread):
 
         http_conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
         with psycopg.connect(DATABASE_URL) as db:
-            turns = {g["id"]: -1 for g in self.games}
+            # Each game's last POST and the turn its form was made for; it was accepted
+            # if the stored turn number has moved past it (checked at the game's next
+            # read, and for the last POST of each game after the timed run).
+            posted: dict[int, int] = {}
             i = 0
             while time.monotonic() < self.until and self.games:
                 game = self.games[i % len(self.games)]
                 i += 1
-                row = db.execute(
-                    "SELECT g.position, g.turn_number, g.status, s.user_id FROM games_game g "
-                    "LEFT JOIN games_seat s ON s.id = g.to_move_id WHERE g.id = %s",
-                    [game["id"]],
-                ).fetchone()
-                db.commit()
-                assert row is not None
-                position, turn, status, user_id = row
-                if turns[game["id"]] >= 0:
-                    if turn > turns[game["id"]]:
-                        self.accepted += 1
-                    else:
-                        self.refused += 1
+                position, turn, status, user_id = self.read(db, game["id"])
+                self.verify(posted.pop(game["id"], None), turn)
                 if status not in ("setup", "play"):
                     self.games.remove(game)
                     continue
@@ -144,21 +159,55 @@ class Client(threading.Thread):
                 self.latencies.append(time.perf_counter() - start)
                 if response.status >= 400:
                     raise RuntimeError(f"HTTP {response.status} for {action!r}")
-                turns[game["id"]] = turn
+                posted[game["id"]] = turn
+            self.finished = time.monotonic()
+            for game_id, turn in posted.items():  # after the timed run
+                self.verify(turn, self.read(db, game_id)[1])
         http_conn.close()
+
+    @staticmethod
+    def read(db: Any, game_id: int) -> tuple[Any, int, str, int]:
+        row = db.execute(
+            "SELECT g.position, g.turn_number, g.status, s.user_id FROM games_game g "
+            "LEFT JOIN games_seat s ON s.id = g.to_move_id WHERE g.id = %s",
+            [game_id],
+        ).fetchone()
+        db.commit()
+        assert row is not None
+        return row  # type: ignore[no-any-return]
+
+    def verify(self, posted_turn: int | None, turn_now: int) -> None:
+        if posted_turn is None:
+            return
+        if turn_now > posted_turn:
+            self.accepted += 1
+        else:
+            self.refused += 1
 
 
 def cpu_seconds(pids: list[int]) -> float:
     """User + system CPU time of these processes so far (Linux /proc)."""
+    return sum(cpu_of(pids).values())
+
+
+def cpu_of(pids: list[int]) -> dict[int, float]:
+    """Each process's user + system CPU time so far, in seconds (Linux /proc)."""
     ticks = os.sysconf("SC_CLK_TCK")
-    total = 0
+    times = {}
     for pid in pids:
         try:
             fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
         except OSError:
             continue
-        total += int(fields[11]) + int(fields[12])
-    return total / ticks
+        times[pid] = (int(fields[11]) + int(fields[12])) / ticks
+    return times
+
+
+def cpu_since(name: str, before: dict[int, float]) -> float:
+    """CPU seconds the processes called ``name`` used since ``before`` was read
+    (``cpu_of``); a process started since counts whole."""
+    now = cpu_of(processes(name))
+    return sum(seconds - before.get(pid, 0.0) for pid, seconds in now.items())
 
 
 def processes(name: str) -> list[int]:
@@ -179,9 +228,7 @@ def percentile(values: list[float], fraction: float) -> float:
 
 
 def measure(port: int, games: list[dict[str, Any]], clients: int, seconds: float) -> str:
-    servers = processes("gunicorn")
-    databases = processes("postgres")
-    before = (cpu_seconds(servers), cpu_seconds(databases), time.process_time())
+    before = (cpu_of(processes("gunicorn")), cpu_of(processes("postgres")), time.process_time())
     until = time.monotonic() + seconds
     share = [games[i::clients] for i in range(clients)]
     threads = [Client(port, share[i], until, seed=i) for i in range(clients)]
@@ -190,13 +237,13 @@ def measure(port: int, games: list[dict[str, Any]], clients: int, seconds: float
         t.start()
     for t in threads:
         t.join(seconds + 60)
-    elapsed = time.monotonic() - start
+    elapsed = max(t.finished for t in threads) - start  # to the end of the last POST
     latencies = [x for t in threads for x in t.latencies]
     accepted = sum(t.accepted for t in threads)
     refused = sum(t.refused for t in threads)
     server, database, client = (
-        cpu_seconds(servers) - before[0],
-        cpu_seconds(databases) - before[1],
+        cpu_since("gunicorn", before[0]),
+        cpu_since("postgres", before[1]),
         time.process_time() - before[2],
     )
     per_move = 1000 / max(accepted, 1)
