@@ -17,8 +17,9 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import Max, Q
+from django.db.transaction import TransactionManagementError
 from django.utils import timezone
 
 from accounts.models import Absence, Profile
@@ -207,10 +208,16 @@ def create_game(
 def _lock(game_id: int) -> Game:
     # Every change to a game locks its row first, so two requests for one game (two
     # players racing, a double submit, a join and a start) run one after the other.
-    try:
-        return Game.objects.select_for_update().get(pk=game_id)
-    except Game.DoesNotExist:
-        raise GameError("there is no such game") from None
+    # In SQL: it starts every decision, and the ORM's query for a model this wide
+    # costs more to build than to run.
+    if not connection.in_atomic_block:
+        raise TransactionManagementError("a game is locked only inside a transaction")
+    table = connection.ops.quote_name(Game._meta.db_table)
+    lock = " FOR UPDATE" if connection.features.has_select_for_update else ""
+    found = list(Game.objects.raw(f"SELECT * FROM {table} WHERE id = %s{lock}", [game_id]))
+    if not found:
+        raise GameError("there is no such game")
+    return found[0]
 
 
 def can_see(game: Game, user: AbstractBaseUser | None, invite_token: str | None = None) -> bool:

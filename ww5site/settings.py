@@ -167,7 +167,7 @@ CACHE_URL = os.environ.get("CACHE_URL", "")
 if CACHE_URL:
     CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "BACKEND": "ww5site.cache.RedisCache",
             "LOCATION": CACHE_URL,
             "KEY_PREFIX": "ww5",
         }

@@ -10,6 +10,8 @@ from typing import Any
 
 import pytest
 from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+from django.db.transaction import TransactionManagementError
 from django.utils import timezone
 
 from games import engine, services
@@ -194,6 +196,18 @@ def test_players_who_choose_their_homes_must_choose_one(alice: User, bob: User) 
 
 def test_joining_a_game_that_does_not_exist_is_refused(bob: User) -> None:
     refused(lambda: services.join_game(404, bob, home="europe"), "there is no such game")
+
+
+@pytest.mark.django_db(transaction=True)  # no test-wide transaction around it
+def test_a_game_is_locked_only_inside_a_transaction(alice: User) -> None:
+    game = services.create_game(alice, seats=2, home="europe")
+
+    with pytest.raises(TransactionManagementError):
+        services._lock(game.pk)
+    with transaction.atomic():
+        locked = services._lock(game.pk)
+    assert (locked.pk, locked.name, locked.creator_id) == (game.pk, game.name, alice.pk)
+    assert locked.created_at == game.created_at
 
 
 def test_the_last_free_seat_starts_the_game(dice: LoadedDice, alice: User, bob: User) -> None:
