@@ -1,0 +1,87 @@
+"""The hand-written queries on the hot paths give what the ORM's queries give."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
+
+from accounts.backends import ProfileModelBackend
+from accounts.models import Profile
+from games import services
+from games.models import Game, Seat
+from tests.games import factories
+
+pytestmark = pytest.mark.django_db
+
+alice = factories.alice
+bob = factories.bob
+
+
+def fields_of(instance: Any) -> dict[str, Any]:
+    return {f.attname: getattr(instance, f.attname) for f in instance._meta.concrete_fields}
+
+
+def test_seats_are_read_as_the_orm_reads_them(
+    alice: AbstractBaseUser, bob: AbstractBaseUser
+) -> None:
+    Profile.objects.filter(user=alice).update(
+        display_name="Alice A.", away_until=timezone.now() + timedelta(days=2)
+    )
+    Profile.objects.filter(user=bob).delete()  # a player without a profile row
+    game = services.create_game(alice, seats=3, home="north-america")
+    services.join_game(game.pk, bob, home="europe")
+    services.add_bot(game.pk, alice, "greedy", home="africa")
+    game = Game.objects.get(pk=game.pk)
+
+    with CaptureQueriesContext(connection) as queries:
+        seats = services.seats_of(game)
+        # Everything a decision reads of them, with no further query.
+        for seat in seats:
+            assert seat.game is game
+            if seat.user is not None:
+                assert seat.user.email
+                getattr(seat.user, "profile", None)
+            seat.display_name  # noqa: B018
+    assert len(queries) == 1
+
+    expected = list(Seat.objects.filter(game=game).select_related("user__profile"))
+    expected.sort(key=lambda s: s.number)
+    assert [fields_of(s) for s in seats] == [fields_of(s) for s in expected]
+    assert [s.display_name for s in seats] == ["Alice A.", "bob", "Greedy bot 3"]
+    first, second, third = seats
+    assert fields_of(first.user) == fields_of(alice)
+    assert fields_of(first.user.profile) == fields_of(Profile.objects.get(user=alice))
+    assert first.user.profile.user is first.user
+    assert not hasattr(second.user, "profile")  # as select_related leaves a missing one
+    assert (third.user, third.bot) == (None, "greedy")
+    assert not first._state.adding and first._state.db == "default"
+
+
+def test_the_signed_in_player_is_read_with_the_profile(alice: AbstractBaseUser) -> None:
+    Profile.objects.filter(user=alice).update(time_zone="Europe/Paris")
+
+    with CaptureQueriesContext(connection) as queries:
+        user = ProfileModelBackend().get_user(alice.pk)
+        assert user.profile.time_zone == "Europe/Paris"
+    assert len(queries) == 1
+    assert fields_of(user) == fields_of(get_user_model().objects.get(pk=alice.pk))
+    assert user.profile.user is user
+
+
+@pytest.mark.parametrize("key", [None, "", "not a number", 987654])
+def test_no_player_for_a_key_that_names_nobody(key: Any, alice: AbstractBaseUser) -> None:
+    assert ProfileModelBackend().get_user(key) is None
+
+
+def test_an_inactive_player_is_not_signed_in(alice: AbstractBaseUser) -> None:
+    get_user_model().objects.filter(pk=alice.pk).update(is_active=False)
+
+    assert ProfileModelBackend().get_user(alice.pk) is None
+    assert ProfileModelBackend().get_user(str(alice.pk)) is None
