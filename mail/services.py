@@ -40,6 +40,7 @@ from django.utils.html import linebreaks, urlize
 from accounts.models import Profile
 from accounts.services import profile_for, update_profile
 from mail.models import OutgoingMail
+from ww5site import rows
 
 if TYPE_CHECKING:
     from games.models import Game
@@ -319,15 +320,18 @@ def _claim(mail_id: int, now: datetime) -> OutgoingMail | None:
     broker, the sweeper's re-send, a double click in the admin) only one moves the row
     to "sending" and sends it; it returns the row it changed, one round trip.
     """
-    table = database.ops.quote_name(OutgoingMail._meta.db_table)
     sql = (
-        f"UPDATE {table} SET status = %s, claimed_at = %s, attempts = attempts + 1 "
-        "WHERE id = %s AND status IN (%s, %s) AND next_attempt_at <= %s RETURNING *"
+        f"UPDATE {_MAIL.table} SET status = %s, claimed_at = %s, attempts = attempts + 1 "
+        f"WHERE id = %s AND status IN (%s, %s) AND next_attempt_at <= %s RETURNING {_MAIL.sql}"
     )
     when = database.ops.adapt_datetimefield_value(now)
-    params = [Status.SENDING, when, mail_id, Status.QUEUED, Status.RETRY, when]
-    claimed = list(OutgoingMail.objects.raw(sql, params))
-    return claimed[0] if claimed else None
+    with database.cursor() as cursor:
+        cursor.execute(sql, [Status.SENDING, when, mail_id, Status.QUEUED, Status.RETRY, when])
+        row = cursor.fetchone()
+    return _MAIL.load(row) if row is not None else None
+
+
+_MAIL = rows.Columns(OutgoingMail, "")
 
 
 # --- the connection a sender keeps open ----------------------------------------------

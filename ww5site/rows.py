@@ -22,7 +22,8 @@ Converter = Callable[[Any, Any, Any], Any]
 
 
 class Columns(Generic[M]):
-    """A model's concrete columns under a table alias in a SELECT."""
+    """A model's concrete columns under a table alias in a SELECT (or unqualified, with
+    the alias "": a statement on one table, say an UPDATE's RETURNING list)."""
 
     def __init__(self, model: type[M], alias: str) -> None:
         self.model = model
@@ -38,13 +39,16 @@ class Columns(Generic[M]):
     def column(self, name: str = "pk") -> str:
         """A field's column under the alias (the primary key's by default)."""
         field = self.model._meta.pk if name == "pk" else self.model._meta.get_field(name)
-        return f"{self.alias}.{connection.ops.quote_name(field.column)}"  # type: ignore[union-attr]
+        return self._qualified(field.column)  # type: ignore[union-attr]
 
     @property
     def sql(self) -> str:
         """The columns, for the SELECT list."""
-        quote = connection.ops.quote_name
-        return ", ".join(f"{self.alias}.{quote(field.column)}" for field in self.fields)
+        return ", ".join(self._qualified(field.column) for field in self.fields)
+
+    def _qualified(self, column: str) -> str:
+        quoted = connection.ops.quote_name(column)
+        return f"{self.alias}.{quoted}" if self.alias else quoted
 
     def __len__(self) -> int:
         return len(self.fields)
