@@ -21,12 +21,13 @@ checks every mail has its image/png part. Then, for each sender pool and count:
    (``mail.services._enqueue``) replaced by a list: nothing is sent while queueing;
 2. the queued ids are delivered with ``mail.services.send_now`` (what the send task
    runs) from N threads of this process or N forked processes (as Celery's prefork
-   pool), each with its own database connection; every row must end ``sent`` and every
-   mail must have reached the server, verified.
+   pool), each with its own database connection and the SMTP connection ``send_now``
+   keeps open between mails; every row must end ``sent`` and every mail must have
+   reached the server, verified.
 
 Finally, without the database, the same kind of messages are sent straight through the
-SMTP backend, once with a connection per message (as ``send_now`` does) and once over
-a single connection, to show what the connection set-up costs. Every phase is bounded
+SMTP backend, once with a connection per message and once over a single connection,
+to show what the connection set-up costs. Every phase is bounded
 by ``--timeout``; the script and its SMTP server stop by themselves.
 """
 
