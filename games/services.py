@@ -1094,14 +1094,19 @@ def _shift_deadlines(user: AbstractBaseUser, starts: datetime, ends: datetime, s
     length, and so does a reminder."""
     length = (ends - starts) * sign
     after = starts if sign > 0 else ends  # a deadline the period moved lies after its end
-    games = Game.objects.select_for_update().filter(
-        to_move__user=user,
-        status__in=ACTIVE,
-        absence_pauses_clock=True,
-        deadline__gt=after,
+    # Every game the player is seated in is locked, not only those waiting for them now:
+    # a move in progress may be making one wait for them. Its lock is awaited, and its
+    # committed row (the new decider, the new deadline) is what is read here.
+    games = (
+        Game.objects.select_for_update(of=("self",))
+        .filter(seats__user=user, status__in=ACTIVE, absence_pauses_clock=True)
+        .order_by("pk")
     )
-    for game in games:
-        assert game.deadline is not None
+    locked = list(games)
+    mine = set(Seat.objects.filter(user=user).values_list("pk", flat=True))
+    for game in locked:
+        if game.to_move_id not in mine or game.deadline is None or game.deadline <= after:
+            continue
         game.deadline += length
         if game.remind_at is not None and game.remind_at > after:
             game.remind_at += length

@@ -11,6 +11,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import timedelta
 from functools import partial
 from typing import Any
 
@@ -18,6 +19,7 @@ import pytest
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import connection
 from django.db.backends.base.base import BaseDatabaseWrapper
+from django.utils import timezone
 
 from games import engine, services
 from games.models import Game, Move
@@ -201,3 +203,53 @@ def test_five_players_racing_for_the_last_seat_one_gets_it(
         assert game.turn_number == 0 and not game.moves.exists()
     else:
         assert game.start_record == [] and game.position is None
+
+
+def test_an_absence_declared_while_a_move_makes_the_decision_due_moves_its_deadline(
+    duel: Game, alice: User, bob: User, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """alice's move makes bob's decision due while bob declares tomorrow away: the
+    declaration waits for the move, then moves the deadline the move has just set."""
+    stored, go = threading.Event(), threading.Event()
+    deadlines: list[Any] = []
+    original = services._store
+
+    def held_store(game: Game, *args: Any, **kwargs: Any) -> None:
+        original(game, *args, **kwargs)
+        deadlines.append(game.deadline)
+        stored.set()  # the move's row is written, not yet committed
+        assert go.wait(timeout=30)
+
+    monkeypatch.setattr(services, "_store", held_store)
+    tomorrow = (timezone.now() + timedelta(days=1)).date()
+    outcomes = [Outcome(), Outcome()]
+
+    def run(index: int, call: Callable[[], Any]) -> None:
+        try:
+            outcomes[index].value = call()
+        except BaseException as error:
+            outcomes[index].error = error
+        finally:
+            connection.close()
+
+    move = threading.Thread(
+        target=run, args=(0, partial(services.submit_move, duel.pk, alice, "grow alaska", 6))
+    )
+    move.start()
+    assert stored.wait(timeout=30)
+    declaration = threading.Thread(
+        target=run, args=(1, partial(services.declare_absence, bob, tomorrow, tomorrow))
+    )
+    declaration.start()
+    declaration.join(timeout=1.0)
+    waited = declaration.is_alive()  # it waits for the move's lock on the game
+    go.set()
+    move.join(timeout=30)
+    declaration.join(timeout=30)
+
+    assert [o.error for o in outcomes] == [None, None]
+    assert waited
+    game = Game.objects.get(pk=duel.pk)
+    assert game.to_move is not None and game.to_move.user_id == bob.pk
+    [set_by_the_move] = deadlines
+    assert game.deadline == set_by_the_move + timedelta(days=1)
