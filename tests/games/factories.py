@@ -20,6 +20,8 @@ from django.contrib.auth.models import AbstractBaseUser
 
 from games import engine, services
 from games.models import Game, Move, Seat
+from tests.personas import make_user as make_user  # for tests making players of their own
+from tests.personas import persona
 
 HOMES = ("north-america", "europe", "south-america", "africa", "asia", "australia")
 
@@ -64,38 +66,11 @@ def dice(monkeypatch: pytest.MonkeyPatch) -> LoadedDice:
     return loaded
 
 
-def make_user(django_user_model: Any, username: str, **extra: Any) -> AbstractBaseUser:
-    # No password: hashing one takes a noticeable part of a second per user.
-    user: AbstractBaseUser = django_user_model.objects.create_user(
-        username=username, email=f"{username}@example.com", password=None, **extra
-    )
-    return user
-
-
-@pytest.fixture
-def alice(django_user_model: Any) -> AbstractBaseUser:
-    return make_user(django_user_model, "alice")
-
-
-@pytest.fixture
-def bob(django_user_model: Any) -> AbstractBaseUser:
-    return make_user(django_user_model, "bob")
-
-
-@pytest.fixture
-def carol(django_user_model: Any) -> AbstractBaseUser:
-    return make_user(django_user_model, "carol")
-
-
-@pytest.fixture
-def dave(django_user_model: Any) -> AbstractBaseUser:
-    return make_user(django_user_model, "dave")
-
-
-@pytest.fixture
-def olga(django_user_model: Any) -> AbstractBaseUser:
-    """An organiser: staff, with no seat of her own."""
-    return make_user(django_user_model, "olga", is_staff=True)
+alice = persona("alice")
+bob = persona("bob")
+carol = persona("carol")
+dave = persona("dave")
+olga = persona("olga", is_staff=True)  # an organiser, with no seat of her own
 
 
 def seated_game(

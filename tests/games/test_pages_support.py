@@ -14,9 +14,9 @@ import pytest
 from django.contrib.auth.models import AbstractBaseUser
 from django.test import Client
 
-from accounts.services import update_profile
 from games import engine, services
 from games.models import Game
+from tests.personas import persona
 
 STRICT_SETUP = (
     "place small alaska",
@@ -28,35 +28,10 @@ STRICT_SETUP = (
 )
 
 
-def person(
-    django_user_model: Any, username: str, time_zone: str = "UTC", **extra: Any
-) -> AbstractBaseUser:
-    # No password: the tests sign in with force_login, and hashing one is slow.
-    user: AbstractBaseUser = django_user_model.objects.create_user(
-        username=username, email=f"{username}@example.com", password=None, **extra
-    )
-    update_profile(user, username.capitalize(), time_zone, "each")
-    return user
-
-
-@pytest.fixture
-def alice(django_user_model: Any) -> AbstractBaseUser:
-    return person(django_user_model, "alice")
-
-
-@pytest.fixture
-def bob(django_user_model: Any) -> AbstractBaseUser:
-    return person(django_user_model, "bob")
-
-
-@pytest.fixture
-def carol(django_user_model: Any) -> AbstractBaseUser:
-    return person(django_user_model, "carol")
-
-
-@pytest.fixture
-def olga(django_user_model: Any) -> AbstractBaseUser:
-    return person(django_user_model, "olga", is_staff=True)
+alice = persona("alice", named=True)
+bob = persona("bob", named=True)
+carol = persona("carol", named=True)
+olga = persona("olga", named=True, is_staff=True)
 
 
 @pytest.fixture

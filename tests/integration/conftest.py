@@ -18,11 +18,11 @@ from typing import Any
 import pytest
 import redis
 from django.conf import settings as django_settings
-from django.contrib.auth.models import AbstractBaseUser
 from django.db import connection
 from pytest_django.live_server_helper import LiveServer
 
 from tests.integration.helpers import CeleryProcesses, SmtpSink, database_url, subprocess_env
+from tests.personas import persona
 
 PROCESSES = pytest.StashKey[CeleryProcesses]()
 SMTP_TRANSPORT = "django.core.mail.backends.smtp.EmailBackend"
@@ -109,19 +109,6 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
     return report
 
 
-def make_player(django_user_model: Any, username: str) -> AbstractBaseUser:
-    """A player with an address; services-made users need no confirmed address for mail."""
-    user: AbstractBaseUser = django_user_model.objects.create_user(
-        username=username, email=f"{username}@example.com", password=None
-    )
-    return user
-
-
-@pytest.fixture
-def alice(django_user_model: Any) -> AbstractBaseUser:
-    return make_player(django_user_model, "alice")
-
-
-@pytest.fixture
-def bob(django_user_model: Any) -> AbstractBaseUser:
-    return make_player(django_user_model, "bob")
+# Players with an address; services-made users need no confirmed address for mail.
+alice = persona("alice")
+bob = persona("bob")

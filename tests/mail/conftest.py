@@ -17,11 +17,11 @@ from typing import Any
 import pytest
 from aiosmtpd.controller import Controller
 from aiosmtpd.smtp import SMTP, Envelope, Session
-from django.contrib.auth.models import AbstractBaseUser
 from django.core.cache import cache
 
 from mail.services import release_connection
 from tests.mail.transports import FlakyTransport
+from tests.personas import persona
 
 LOCMEM = "django.core.mail.backends.locmem.EmailBackend"
 SMTP_TRANSPORT = "django.core.mail.backends.smtp.EmailBackend"
@@ -33,26 +33,9 @@ def fresh_rate_limits() -> None:
     cache.clear()
 
 
-def make_user(django_user_model: Any, username: str, **extra: Any) -> AbstractBaseUser:
-    user: AbstractBaseUser = django_user_model.objects.create_user(
-        username=username, email=f"{username}@example.com", password=None, **extra
-    )
-    return user
-
-
-@pytest.fixture
-def alice(django_user_model: Any) -> AbstractBaseUser:
-    return make_user(django_user_model, "alice")
-
-
-@pytest.fixture
-def bob(django_user_model: Any) -> AbstractBaseUser:
-    return make_user(django_user_model, "bob")
-
-
-@pytest.fixture
-def olga(django_user_model: Any) -> AbstractBaseUser:
-    return make_user(django_user_model, "olga", is_staff=True, is_superuser=True)
+alice = persona("alice")
+bob = persona("bob")
+olga = persona("olga", is_staff=True, is_superuser=True)
 
 
 @pytest.fixture
