@@ -10,10 +10,15 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from games.engine import Board, State, apply_action, combat_odds, legal_actions
 from games.engine.board import SIZE_NAMES
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+
+    from games.models import Seat
 
 Names = Mapping[str, str]
 Event = Mapping[str, Any]
@@ -333,3 +338,9 @@ def _choice(state: State, action: str, names: Names) -> Choice:
     if verb == "retreat":
         return Choice(action, action_phrase(board, action), None, eliminates_mover(state, action))
     return Choice(action, action_phrase(board, action))
+
+
+def player_names(seats: Iterable[Seat]) -> dict[str, str]:
+    """How pages and mails name each player, by engine name (the home colour):
+    'Display name (colour)', for the seats that have a home."""
+    return {s.player_name: f"{s.display_name} ({s.player_name})" for s in seats if s.home}

@@ -20,7 +20,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from accounts.models import Profile
-from games import links, notify
+from games import describe, links, notify
 from games.engine import BOARDS
 from games.models import Game, Move
 
@@ -92,7 +92,7 @@ def digest_games(user: AbstractBaseUser, since: datetime, until: datetime) -> li
     told = []
     for game in games:
         seats = list(game.seats.select_related("user__profile"))
-        names = notify.names_of(game, seats)
+        names = describe.player_names(seats)
         by_id = {s.pk: s for s in seats}
         mine = next(s for s in seats if s.user_id == user.pk)
         moves = list(

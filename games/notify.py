@@ -35,12 +35,6 @@ def render_mail(name: str, context: dict[str, Any], user: Any) -> tuple[str, str
         )
 
 
-def names_of(game: Game, seats: Iterable[Seat] | None = None) -> dict[str, str]:
-    """How mails name each player, by engine name; ``seats`` when already read."""
-    seats = game.seats.all() if seats is None else seats
-    return {s.player_name: f"{s.display_name} ({s.player_name})" for s in seats}
-
-
 def board_lines(game: Game, state: State, names: dict[str, str]) -> list[str]:
     """The position as text, continent by continent."""
     board = BOARDS[game.board]
@@ -58,13 +52,15 @@ def board_lines(game: Game, state: State, names: dict[str, str]) -> list[str]:
     return lines
 
 
-def moves_since(game: Game, seat: Seat, names: dict[str, str]) -> list[str]:
-    """What happened since this seat's previous decision, in words."""
+def moves_since(game: Game, seat: Seat, names: dict[str, str], seats: Iterable[Seat]) -> list[str]:
+    """What happened since this seat's previous decision, in words; ``seats``: the
+    game's seats."""
     board = BOARDS[game.board]
+    players = {s.pk: s.player_name for s in seats}
     last = game.moves.filter(seat=seat).order_by("-number").values_list("number", flat=True)
     since = last[0] if last else 0
-    moves = Move.objects.filter(game=game, number__gt=since).select_related("seat")
-    return [move_line(board, move, move.seat.player_name, names) for move in moves]
+    moves = Move.objects.filter(game=game, number__gt=since)
+    return [move_line(board, move, players[move.seat_id], names) for move in moves]
 
 
 def move_line(board: Board, move: Move, player: str, names: dict[str, str]) -> str:
@@ -85,10 +81,15 @@ def _wants_events(user: Any) -> bool:
 SENT_WHEN_MUTED = {"missed"}
 
 
-def decision_context(game: Game, seat: Seat, state: State) -> dict[str, Any]:
+def decision_context(
+    game: Game, seat: Seat, state: State, seats: Iterable[Seat] | None = None
+) -> dict[str, Any]:
+    """What a decision mail (or its reminder) says; ``seats`` when already read."""
     from mail.services import BOARD_CID
 
-    names = names_of(game)
+    if seats is None:
+        seats = list(game.seats.select_related("user__profile"))
+    names = describe.player_names(seats)
     return {
         "game": game,
         "seat": seat,
@@ -97,7 +98,7 @@ def decision_context(game: Game, seat: Seat, state: State) -> dict[str, Any]:
         if state.pending is not None
         else ("setup placement" if state.phase == "setup" else "turn"),
         "board_lines": board_lines(game, state, names),
-        "moves": moves_since(game, seat, names),
+        "moves": moves_since(game, seat, names, seats),
         "groups": describe.choices(state, names),
         "link": links.decision_url(game, seat),
         "deadline": game.deadline,
@@ -145,11 +146,12 @@ def _queue(
     )
 
 
-def queue_decision_mail(game: Game, seat: Seat, state: State) -> None:
-    """Tell the seat's player that a decision is theirs (at most once per decision)."""
+def queue_decision_mail(game: Game, seat: Seat, state: State, seats: list[Seat]) -> None:
+    """Tell the seat's player that a decision is theirs (at most once per decision).
+    ``seats``: the game's seats, with their users' profiles."""
     if seat.user is None or not seat.user.email or seat.muted:
         return  # the context is not worth building
-    context = decision_context(game, seat, state)
+    context = decision_context(game, seat, state, seats)
     _queue(
         seat,
         "decision",
@@ -160,20 +162,21 @@ def queue_decision_mail(game: Game, seat: Seat, state: State) -> None:
     )
 
 
-def queue_result_mails(game: Game, state: State) -> None:
-    """The final result and ranking, to every player who wants each event."""
-    names = names_of(game)
-    seats = sorted(game.seats.all(), key=lambda s: (s.rank or 99, s.number))
+def queue_result_mails(game: Game, state: State, seats: list[Seat]) -> None:
+    """The final result and ranking, to every player who wants each event. ``seats``:
+    the game's seats, ranked, with their users' profiles."""
+    names = describe.player_names(seats)
+    seats = sorted(seats, key=lambda s: (s.rank or 99, s.number))
     for seat in seats:
         if seat.user is not None and _wants_events(seat.user):
             context = {"game": game, "seat": seat, "seats": seats, "names": names}
             _queue(seat, "game-over", "game_over", context, f"game-over:{game.pk}:{seat.pk}")
 
 
-def queue_start_mails(game: Game) -> None:
-    """The game has started: who plays which home, and who begins (R5)."""
-    lines = describe.describe_start(game.start_record, names_of(game))
-    seats = list(game.seats.order_by("number"))
+def queue_start_mails(game: Game, seats: list[Seat]) -> None:
+    """The game has started: who plays which home, and who begins (R5). ``seats``: the
+    game's seats in seat order, with their users' profiles."""
+    lines = describe.describe_start(game.start_record, describe.player_names(seats))
     for seat in seats:
         if seat.user is not None and _wants_events(seat.user):
             context = {"game": game, "seat": seat, "seats": seats, "start_lines": lines}
@@ -239,7 +242,7 @@ def queue_event_mails(game: Game, move: Move, state: State, seats: list[Seat]) -
     ]
     if not recipients:
         return
-    names = names_of(game, seats)
+    names = describe.player_names(seats)
     mover = next(s for s in seats if s.pk == move.seat_id)
     words = describe.describe_move(
         BOARDS[game.board], move.action, mover.player_name, move.events, names

@@ -391,7 +391,7 @@ def _start(game: Game) -> None:
     game.started_at = now
     game.save(update_fields=STARTED_FIELDS)
     _store(game, state, now)
-    notify.queue_start_mails(game)
+    notify.queue_start_mails(game, seats_of(game))
     transaction.on_commit(lambda: _after_decision(game))
 
 
@@ -569,9 +569,9 @@ def _queue_mails(game: Game, state: State, move: Move | None, decision_due: bool
     if move is not None and move.events:
         notify.queue_event_mails(game, move, state, seats_of(game))
     if state.phase == "over":
-        notify.queue_result_mails(game, state)
+        notify.queue_result_mails(game, state, seats_of(game))
     elif decision_due and game.to_move is not None and not game.to_move.bot:
-        notify.queue_decision_mail(game, game.to_move, state)
+        notify.queue_decision_mail(game, game.to_move, state, seats_of(game))
 
 
 def arm_reminder(game: Game, allowed: timedelta) -> None:

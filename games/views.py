@@ -64,11 +64,6 @@ def _seats(game: Game) -> list[Seat]:
     return list(game.seats.select_related("user__profile").order_by("number"))
 
 
-def player_names(seats: list[Seat]) -> dict[str, str]:
-    """Engine player name (the home colour) -> 'Display name (colour)'."""
-    return {s.player_name: f"{s.display_name} ({s.player_name})" for s in seats if s.home}
-
-
 def duration_text(duration: timedelta) -> str:
     minutes = int(duration.total_seconds() // 60)
     days, minutes = divmod(minutes, 24 * 60)
@@ -278,7 +273,7 @@ def create(request: HttpRequest) -> HttpResponse:
 def detail(request: HttpRequest, pk: int) -> HttpResponse:
     game = _visible_game(request, pk)
     seats = _seats(game)
-    names = player_names(seats)
+    names = describe.player_names(seats)
     state = services.state_of(game) if game.position else None
     my_seat = services.seat_for(game, request.user)
     user = request.user
@@ -499,7 +494,7 @@ def replay(request: HttpRequest, pk: int) -> HttpResponse:
     except ValueError:
         step = 0
     seats = _seats(game)
-    names = player_names(seats)
+    names = describe.player_names(seats)
     move_at, state = states[step]
     words = None
     if move_at is not None:
@@ -584,7 +579,7 @@ def decide(request: HttpRequest, token: str) -> HttpResponse:
                 words = describe.action_phrase(_board(game), decision.move.action)
                 return render(request, "games/decide.html", {"game": game, "done": words})
     seats = _seats(game)
-    names = player_names(seats)
+    names = describe.player_names(seats)
     state = services.state_of(game)
     groups = describe.choices(state, names)
     context = {

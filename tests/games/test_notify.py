@@ -8,7 +8,9 @@ from datetime import timedelta
 
 import pytest
 from django.contrib.auth.models import AbstractBaseUser
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 
 from accounts.services import update_profile
 from games import services
@@ -66,9 +68,25 @@ def test_a_decision_is_never_prompted_twice(game: Game, alice: User) -> None:
     from games import notify
 
     game.refresh_from_db()
-    notify.queue_decision_mail(game, seat_of(game, alice), services.state_of(game))
+    seats = services.seats_of(game)
+    notify.queue_decision_mail(game, seat_of(game, alice), services.state_of(game), seats)
 
     assert len(decision_mails(game)) == 1
+
+
+def test_a_decision_and_its_prompt_read_the_players_once(
+    game: Game, alice: User, bob: User
+) -> None:
+    play(game, *STRICT_SETUP[:3])
+
+    with CaptureQueriesContext(connection) as queries:
+        services.submit_move(game.pk, bob, "place medium southern-europe", 3)
+
+    players = [
+        q["sql"] for q in queries if re.search(r"games_seat|auth_user|accounts_profile", q["sql"])
+    ]
+    assert len(players) == 1, players  # the seats, with their players and profiles
+    assert [m.to_user for m in decision_mails(game)][-1] == alice
 
 
 def test_the_prompt_shows_the_board_the_moves_since_and_the_legal_actions(
