@@ -279,10 +279,9 @@ def send_now(mail_id: int, now: datetime | None = None) -> str:
     # worker would leave an accepted mail to be sent again is this one UPDATE. (Another
     # worker may have sent it after a sweep: keep its time.) In SQL, as the claim: it
     # runs for every mail.
-    table = database.ops.quote_name(OutgoingMail._meta.db_table)
     with database.cursor() as cursor:
         cursor.execute(
-            f"UPDATE {table} SET status = %s, sent_at = %s, last_error = '' "
+            f"UPDATE {_MAIL.table} SET status = %s, sent_at = %s, last_error = '' "
             "WHERE id = %s AND status <> %s",
             [
                 Status.SENT,
@@ -384,9 +383,11 @@ def _connection(now: datetime) -> tuple[BaseEmailBackend, bool]:
     held = _held
     checked = True
     if held.connection is not None:
-        if _fresh(held, now):
+        if _due_for_replacing(held, now):
+            release_connection()
+        elif held.last_used is not None and timedelta(0) <= now - held.last_used < UNCHECKED_FOR:
             checked = False
-        elif not _still_good(held, now):
+        elif not _answers(held.connection):
             release_connection()
     if held.connection is None:
         connection = transport()
@@ -400,31 +401,21 @@ def _connection(now: datetime) -> tuple[BaseEmailBackend, bool]:
     return held.connection, checked  # type: ignore[return-value]
 
 
-def _fresh(held: _Held, now: datetime) -> bool:
-    """Kept, used a moment ago, and not due for replacing."""
+def _due_for_replacing(held: _Held, now: datetime) -> bool:
+    """Inherited through a fork (the parent's socket is not this process's to use),
+    opened for other settings, full, or idle too long."""
     return (
-        held.pid == os.getpid()
-        and held.key == _transport_key()
-        and held.mails < settings.MAIL_CONNECTION_MAX_MAILS
-        and held.last_used is not None
-        and timedelta(0) <= now - held.last_used < UNCHECKED_FOR
+        held.pid != os.getpid()
+        or held.key != _transport_key()
+        or held.mails >= settings.MAIL_CONNECTION_MAX_MAILS
+        or held.last_used is None
+        or abs((now - held.last_used).total_seconds()) > settings.MAIL_CONNECTION_IDLE_SECONDS
     )
 
 
-def _still_good(held: _Held, now: datetime) -> bool:
-    if held.pid != os.getpid():
-        # Inherited through a fork: the parent's socket is not this process's to use.
-        held.connection = None
-        return False
-    idle = settings.MAIL_CONNECTION_IDLE_SECONDS
-    if (
-        held.key != _transport_key()
-        or held.mails >= settings.MAIL_CONNECTION_MAX_MAILS
-        or held.last_used is None
-        or abs((now - held.last_used).total_seconds()) > idle
-    ):
-        return False
-    smtp = getattr(held.connection, "connection", None)
+def _answers(connection: BaseEmailBackend) -> bool:
+    """Whether the server still has the connection (a NOOP)."""
+    smtp = getattr(connection, "connection", None)
     if smtp is None:
         return True  # not a network connection (the console, the tests' transports)
     try:
@@ -435,7 +426,8 @@ def _still_good(held: _Held, now: datetime) -> bool:
 
 
 def release_connection() -> None:
-    """Close the connection this sender keeps open, if any (QUIT, errors ignored)."""
+    """Close the connection this sender keeps open, if any (QUIT, errors ignored; not
+    on a connection inherited through a fork, which only the parent may close)."""
     connection, _held.connection = _held.connection, None
     if connection is not None and _held.pid == os.getpid():
         _close_quietly(connection)

@@ -32,7 +32,7 @@ class Columns(Generic[M]):
         self.attnames = [field.attname for field in self.fields]
         self.pk_at = self.fields.index(model._meta.pk)
 
-    @property
+    @cached_property
     def table(self) -> str:
         return connection.ops.quote_name(self.model._meta.db_table)
 
@@ -41,9 +41,9 @@ class Columns(Generic[M]):
         field = self.model._meta.pk if name == "pk" else self.model._meta.get_field(name)
         return self._qualified(field.column)  # type: ignore[union-attr]
 
-    @property
+    @cached_property
     def sql(self) -> str:
-        """The columns, for the SELECT list."""
+        """The columns, for the SELECT list (written once: the queries run often)."""
         return ", ".join(self._qualified(field.column) for field in self.fields)
 
     def _qualified(self, column: str) -> str:
