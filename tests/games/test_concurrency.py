@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass
 from datetime import timedelta
 from functools import partial
 from typing import Any
@@ -25,42 +24,13 @@ from games import engine, services
 from games.models import Game, Move
 from games.services import Decision, GameError, StaleForm
 from tests.games.factories import STRICT_SETUP, LoadedDice, make_user, play, seated_game
+from tests.races import Outcome, race
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
 User = AbstractBaseUser
 MOVED_ON = "the game has moved on since this form was made: nothing was changed"
-
-
-@dataclass
-class Outcome:
-    value: Any = None
-    error: BaseException | None = None
-
-
-def race(calls: list[Callable[[], Any]]) -> list[Outcome]:
-    """Run every call in its own thread, all released at the same moment."""
-    barrier = threading.Barrier(len(calls))
-    outcomes = [Outcome() for _ in calls]
-
-    def run(index: int) -> None:
-        try:
-            connection.ensure_connection()  # this thread's own connection, opened first
-            barrier.wait(timeout=30)
-            outcomes[index].value = calls[index]()
-        except BaseException as error:  # reported to the test, never lost in a thread
-            outcomes[index].error = error
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=run, args=(i,)) for i in range(len(calls))]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=60)
-    assert not any(thread.is_alive() for thread in threads), "a racing call never finished"
-    return outcomes
 
 
 @pytest.fixture

@@ -1,0 +1,41 @@
+"""Real races for the PostgreSQL tests: calls in threads of their own, each with its own
+database connection, released together."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from django.db import connection
+
+
+@dataclass
+class Outcome:
+    value: Any = None
+    error: BaseException | None = None
+
+
+def race(calls: list[Callable[[], Any]]) -> list[Outcome]:
+    """Run every call in its own thread, all released at the same moment."""
+    barrier = threading.Barrier(len(calls))
+    outcomes = [Outcome() for _ in calls]
+
+    def run(index: int) -> None:
+        try:
+            connection.ensure_connection()  # this thread's own connection, opened first
+            barrier.wait(timeout=30)
+            outcomes[index].value = calls[index]()
+        except BaseException as error:  # reported to the test, never lost in a thread
+            outcomes[index].error = error
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(len(calls))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    assert not any(thread.is_alive() for thread in threads), "a racing call never finished"
+    return outcomes
