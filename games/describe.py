@@ -340,6 +340,21 @@ def _choice(state: State, action: str, names: Names) -> Choice:
     return Choice(action, action_phrase(board, action))
 
 
+def names_at(
+    names: Names, replacements: Iterable[tuple[int, str, str]], move_number: int
+) -> dict[str, str]:
+    """How to name the players in move ``move_number``, when seats have changed hands
+    since: ``replacements`` are (moves before it, colour, name of the player who left
+    the seat), oldest first. A move is named after whoever held its seats then."""
+    at = dict(names)
+    replaced: set[str] = set()
+    for after_move, colour, before in replacements:
+        if after_move >= move_number and colour not in replaced:
+            at[colour] = f"{before} ({colour})"
+            replaced.add(colour)
+    return at
+
+
 def player_names(seats: Iterable[Seat]) -> dict[str, str]:
     """How pages and mails name each player, by engine name (the home colour):
     'Display name (colour)', for the seats that have a home."""

@@ -121,7 +121,8 @@ class CreateGameForm(forms.Form):
         min_value=1,
         max_value=20,
         help_text="A missed decision gets one grace extension; then the greedy bot decides "
-        "for the player. At this many missed decisions the player forfeits instead (R31).",
+        "for the player. At this many missed turns the player forfeits instead (R31); "
+        "missed setup placements and retreats are made for the player and do not count.",
     )
     absence_pauses_clock = forms.BooleanField(
         label="A player's declared absence stops their clock",

@@ -1,10 +1,10 @@
 """One-click decision links, for the mails that tell a player a decision is theirs.
 
-A link carries a signed token bound to one seat, one game and one decision (the game's
-turn number when the link was made). It opens that decision's form without a password
-and lets its holder make that decision, nothing else: it signs no one in. It stops
-working once the decision is made and at the decision's deadline, and an altered token
-is refused.
+A link carries a signed token bound to one player, one seat, one game and one decision
+(the game's turn number when the link was made). It opens that decision's form without
+a password and lets its holder make that decision, nothing else: it signs no one in. It
+stops working once the decision is made, at the decision's deadline, and when its player
+no longer holds the seat (an organiser replaced them); an altered token is refused.
 """
 
 from __future__ import annotations
@@ -35,11 +35,13 @@ class DecisionLink:
     game_id: int
     seat_id: int
     turn: int
+    user_id: int
 
 
 def token_for(game: Game, seat: Seat) -> str:
-    """A token for the decision ``seat`` has to make now in ``game``."""
-    return signing.dumps({"g": game.pk, "s": seat.pk, "t": game.turn_number}, salt=SALT)
+    """A token for the decision ``seat``'s player has to make now in ``game``."""
+    data = {"g": game.pk, "s": seat.pk, "t": game.turn_number, "u": seat.user_id}
+    return signing.dumps(data, salt=SALT)
 
 
 def decision_url(game: Game, seat: Seat) -> str:
@@ -51,7 +53,7 @@ def decision_url(game: Game, seat: Seat) -> str:
 def read(token: str) -> DecisionLink:
     try:
         data = signing.loads(token, salt=SALT)
-        return DecisionLink(int(data["g"]), int(data["s"]), int(data["t"]))
+        return DecisionLink(int(data["g"]), int(data["s"]), int(data["t"]), int(data["u"]))
     except (signing.BadSignature, KeyError, TypeError, ValueError):
         raise LinkRefused(
             400, "This link is not valid: it was altered or cut short. Nothing was changed."
@@ -64,8 +66,14 @@ def check(
     """The game and seat the link is for, while its decision is still open."""
     game = Game.objects.select_related("to_move").filter(pk=link.game_id).first()
     seat = Seat.objects.filter(pk=link.seat_id, game_id=link.game_id).first()
-    if game is None or seat is None or seat.user is None:
+    if game is None or seat is None:
         raise LinkRefused(404, "This link's game no longer exists.")
+    if seat.user_id != link.user_id:
+        raise LinkRefused(
+            410,
+            "This link no longer works: its player does not hold this seat any more. "
+            "Nothing was changed.",
+        )
     if viewer.is_authenticated and viewer.pk != seat.user_id:
         raise LinkRefused(
             403,

@@ -199,6 +199,7 @@ class Seat(models.Model):
 class Move(models.Model):
     class Source(models.TextChoices):
         WEB = "web", "Web"
+        LINK = "link", "Mailed link"
         EMAIL = "email", "Email"
         TIMEOUT = "timeout", "Timeout"
         ADMIN = "admin", "Admin"
@@ -211,6 +212,16 @@ class Move(models.Model):
     dice = models.JSONField(default=list, blank=True)
     events = models.JSONField(default=list, blank=True)
     source = models.CharField(max_length=10, choices=Source)
+    # The person who held the seat when the move was made: a seat an organiser later gave
+    # to someone else keeps its earlier moves under their real player.
+    player = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        help_text="Who held the seat when the move was made (empty for a bot)",
+    )
     actor = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         null=True,
@@ -230,3 +241,44 @@ class Move(models.Model):
 
     def __str__(self) -> str:
         return f"{self.game} #{self.number}: {self.action}"
+
+
+class GameEvent(models.Model):
+    """Something that happened to a game beside its moves (an organiser's action, a
+    replacement, a resignation), kept for the game log and the players' mails."""
+
+    class Kind(models.TextChoices):
+        PAUSE = "pause", "Paused"
+        RESUME = "resume", "Resumed"
+        EXTEND = "extend", "Deadline extended"
+        FORFEIT = "forfeit", "Forfeit"
+        REPLACE = "replace", "Player replaced"
+        ABANDON = "abandon", "Abandoned"
+        RESIGN = "resign", "Resigned"
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="events")
+    kind = models.CharField(max_length=10, choices=Kind)
+    # How many moves the game had when it happened: the log shows it after that move.
+    after_move = models.PositiveIntegerField()
+    seat = models.ForeignKey(
+        Seat, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        help_text="The organiser (or player) who did it; empty for the site itself",
+    )
+    text = models.CharField(max_length=300, help_text="What happened, in words")
+    reason = models.TextField(blank=True, help_text="The organiser's reason, told to the players")
+    # For a replacement: the names of the player who left the seat and who took it.
+    data = models.JSONField(default=dict, blank=True)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["game", "after_move", "id"]
+
+    def __str__(self) -> str:
+        return f"{self.game}: {self.text}"

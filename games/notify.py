@@ -19,7 +19,7 @@ from django.utils import timezone
 
 from games import describe, engine, links
 from games.engine import BOARDS, Board, State
-from games.models import Game, Move, Seat
+from games.models import Game, GameEvent, Move, Seat
 
 
 def render_mail(name: str, context: dict[str, Any], user: Any) -> tuple[str, str, str]:
@@ -94,9 +94,7 @@ def decision_context(
         "game": game,
         "seat": seat,
         "names": names,
-        "kind": "retreat"
-        if state.pending is not None
-        else ("setup placement" if state.phase == "setup" else "turn"),
+        "kind": decision_kind(state),
         "board_lines": board_lines(game, state, names),
         "moves": moves_since(game, seat, names, seats),
         "groups": describe.choices(state, names),
@@ -129,10 +127,22 @@ def _queue(
 ) -> None:
     """Render ``emails/<name>-*`` for the seat's player and queue it in the outbox (in the
     caller's transaction), if the player has an address."""
+    if seat.muted and kind not in SENT_WHEN_MUTED:
+        return
+    _queue_to(seat.user, name, kind, context, dedup_key, inline_board)
+
+
+def _queue_to(
+    user: Any,
+    name: str,
+    kind: str,
+    context: dict[str, Any],
+    dedup_key: str,
+    inline_board: dict[str, Any] | None = None,
+) -> None:
     from mail.services import queue_mail, unsubscribe_url
 
-    user = seat.user
-    if user is None or not user.email or (seat.muted and kind not in SENT_WHEN_MUTED):
+    if user is None or not user.email:
         return
     queue_mail(
         user.email,
@@ -146,6 +156,27 @@ def _queue(
     )
 
 
+def queue_notice_mails(
+    game: Game, event: GameEvent, seats: list[Seat], concerned: Iterable[Any] = ()
+) -> None:
+    """Tell the players what happened to the game (an organiser's action, a
+    replacement, a resignation): those who want a mail for each event or a digest and
+    have not muted the game, and always the ``concerned`` users it is about (a replaced
+    player, whose seat is no longer theirs, among them)."""
+    always = {user.pk: user for user in concerned if user is not None}
+    recipients = dict(always)
+    for seat in seats:
+        user = seat.user
+        if user is None or user.pk in recipients or seat.muted:
+            continue
+        profile = getattr(user, "profile", None)
+        if profile is None or profile.notify != "decisions":
+            recipients[user.pk] = user
+    for user in recipients.values():
+        context = {"game": game, "event": event, "link": game_url(game), "user": user}
+        _queue_to(user, "notice", "notice", context, f"notice:{event.pk}:{user.pk}")
+
+
 def queue_decision_mail(game: Game, seat: Seat, state: State, seats: list[Seat]) -> None:
     """Tell the seat's player that a decision is theirs (at most once per decision).
     ``seats``: the game's seats, with their users' profiles."""
@@ -157,7 +188,7 @@ def queue_decision_mail(game: Game, seat: Seat, state: State, seats: list[Seat])
         "decision",
         "decision",
         context,
-        f"decision:{game.pk}:{game.turn_number}:{seat.pk}",
+        f"decision:{game.pk}:{game.turn_number}:{seat.pk}:{seat.user_id}",
         board_spec(game, context["names"]),
     )
 
@@ -183,29 +214,44 @@ def queue_start_mails(game: Game, seats: list[Seat]) -> None:
             _queue(seat, "game-start", "game_start", context, f"game-start:{game.pk}:{seat.pk}")
 
 
-def queue_missed_mail(game: Game, seat: Seat, what: str, action: str) -> None:
-    """Tell a player their decision passed its deadline, and what was done about it.
+def decision_kind(state: State) -> str:
+    """What the pending decision is, in words: a retreat, a setup placement or a turn."""
+    if state.pending is not None:
+        return "retreat"
+    return "setup placement" if state.phase == "setup" else "turn"
+
+
+def queue_missed_mail(game: Game, seat: Seat, what: str, action: str, state: State) -> None:
+    """Tell a player their decision (of ``state``, the game before what was done about
+    it) passed its deadline, and what was done: "grace" (with a fresh one-click link for
+    the extended deadline), "timeout move" or "forfeit". Only missed turns in play count
+    towards the game's limit; the mail says so.
 
     Always sent, whatever the player's preferences: it is about their own decision."""
     context = {
         "game": game,
         "seat": seat,
         "what": what,
+        "kind": decision_kind(state),
+        "counts": state.phase == "play" and state.pending is None,
         "action": describe.action_phrase(BOARDS[game.board], action) if action else "",
         "missed": seat.missed,
         "limit": game.missed_limit,
         "deadline": game.deadline,
+        "link": links.decision_url(game, seat) if what == "grace" else "",
     }
-    _queue(
-        seat, "missed", "missed", context, f"missed:{game.pk}:{game.turn_number}:{seat.pk}:{what}"
-    )
+    key = f"missed:{game.pk}:{game.turn_number}:{seat.pk}:{seat.user_id}:{what}"
+    _queue(seat, "missed", "missed", context, key)
 
 
 def queue_reminder_mail(game: Game, seat: Seat, state: State) -> None:
     """The decision is due soon: once per deadline (the key carries the deadline)."""
     if game.deadline is None or seat.user is None or not seat.user.email:
         return
-    key = f"reminder:{game.pk}:{game.turn_number}:{seat.pk}:{game.deadline.isoformat()}"
+    key = (
+        f"reminder:{game.pk}:{game.turn_number}:{seat.pk}:{seat.user_id}:"
+        f"{game.deadline.isoformat()}"
+    )
     _queue(seat, "reminder", "reminder", decision_context(game, seat, state), key)
 
 

@@ -24,11 +24,11 @@ from django.db.transaction import TransactionManagementError
 from django.utils import timezone
 
 from accounts.models import Absence, Profile
-from games import clock, engine, notify
+from games import clock, describe, engine, notify
 from games.describe import eliminates_mover
 from games.engine.bots import BOTS
 from games.engine.state import State
-from games.models import Game, Move, Seat
+from games.models import Game, GameEvent, Move, Seat
 from ww5site import rows
 
 # Dice, start rolls and random homes come from the operating system's generator.
@@ -241,6 +241,32 @@ def create_game(
     return game
 
 
+def create_lobby_game(creator: AbstractBaseUser, **options: Any) -> Game:
+    """A game a player opens in the lobby (``create_game``'s options), within the limits
+    that keep one account from flooding it: at most OPEN_GAMES_PER_PLAYER of its games
+    wait for players at once, and it creates at most GAMES_CREATED_PER_HOUR an hour.
+    Staff are not limited. The creator's profile is locked, so two creations at once
+    are counted one after the other."""
+    with transaction.atomic():
+        if not creator.is_staff:
+            _check_creation_limits(creator)
+        return create_game(creator, **options)
+
+
+def _check_creation_limits(creator: AbstractBaseUser) -> None:
+    _locked_profile(creator)
+    mine = Game.objects.filter(creator=creator)
+    cap = settings.OPEN_GAMES_PER_PLAYER
+    if mine.filter(status=Game.Status.OPEN).count() >= cap:
+        raise GameError(
+            f"you already have {cap} open games waiting for players: start or cancel one "
+            "before you create another"
+        )
+    rate = settings.GAMES_CREATED_PER_HOUR
+    if mine.filter(created_at__gt=timezone.now() - timedelta(hours=1)).count() >= rate:
+        raise GameError(f"you have created {rate} games in the last hour: try again later")
+
+
 def _lock(game_id: int) -> Game:
     # Every change to a game locks its row first, so two requests for one game (two
     # players racing, a double submit, a join and a start) run one after the other.
@@ -392,7 +418,7 @@ def _start(game: Game) -> None:
     game.save(update_fields=STARTED_FIELDS)
     _store(game, state, now)
     notify.queue_start_mails(game, seats_of(game))
-    transaction.on_commit(lambda: _after_decision(game))
+    _after_commit(game)
 
 
 # --- decisions -----------------------------------------------------------------------
@@ -455,7 +481,7 @@ def _apply(
     if not confirmed and eliminates_mover(state, action):
         raise NeedsConfirmation(action, game.board)
     move = _record(game, seat, state, action, source, actor)
-    transaction.on_commit(lambda: _after_decision(game))
+    _after_commit(game)
     return move
 
 
@@ -496,6 +522,7 @@ def _log(
         dice=dice,
         events=events,
         source=source,
+        player_id=seat.user_id,
         actor=actor,
         created_at=timezone.now(),
     )
@@ -679,6 +706,14 @@ def _rank_seats(game: Game, state: State) -> None:
         rank += len(group)
 
 
+def _after_commit(game: Game) -> None:
+    """Once the change commits, let the bots play if a bot seat's decision is due.
+
+    Robust: the change is committed whatever happens here, so a broker that is down must
+    not turn it into an error page; ``sweep_bots`` restarts a bot seat left waiting."""
+    transaction.on_commit(lambda: _after_decision(game), robust=True)
+
+
 def _after_decision(game: Game) -> None:
     """After commit: if a bot seat's decision is due, let the bots play."""
     from games.tasks import play_bots
@@ -686,6 +721,30 @@ def _after_decision(game: Game) -> None:
     seat = game.to_move
     if game.is_active and not game.is_paused and seat is not None and seat.bot:
         play_bots.delay(game.pk)
+
+
+def sweep_bots(now: datetime | None = None, limit: int = 1000) -> list[int]:
+    """Periodic: restart the bots of running games that have waited for a bot seat for
+    longer than BOT_STALLED_SECONDS: a bot decides within moments of its turn, so its
+    task was lost (the broker was down when the decision fell due, or a worker died).
+    Returns the game ids handed to ``play_bots``.
+
+    Running ``play_bots`` for a game whose bots are already playing is harmless: each
+    bot decision locks the game and re-checks whose decision it is."""
+    from games.tasks import play_bots
+
+    since = (now or timezone.now()) - timedelta(seconds=settings.BOT_STALLED_SECONDS)
+    waiting = (
+        Game.objects.filter(status__in=ACTIVE, paused_at__isnull=True)
+        .filter(to_move__bot__gt="")
+        .annotate(last_move=Max("moves__created_at"))
+        .filter(Q(last_move__lt=since) | Q(last_move__isnull=True, started_at__lt=since))
+        .order_by("pk")
+    )
+    ids = list(waiting.values_list("pk", flat=True)[:limit])
+    for game_id in ids:
+        play_bots.delay(game_id)
+    return ids
 
 
 def play_bot_turns(game_id: int, limit: int = 200) -> int:
@@ -704,7 +763,9 @@ def play_bot_turns(game_id: int, limit: int = 200) -> int:
         played += 1
     from games.tasks import play_bots
 
-    play_bots.delay(game_id)  # a long run of bot turns continues in a fresh task
+    # A long run of bot turns continues in a fresh task; should it not reach the broker,
+    # the bot sweep restarts it.
+    play_bots.delay(game_id)
     return played
 
 
@@ -751,7 +812,7 @@ def forfeit_seat(game_id: int, by: AbstractBaseUser | None, seat_id: int, source
             raise GameError(str(refusal)) from None
         move = _log(game, seat, f"forfeit {seat.player_name}", [], events, source, by)
         _store(game, after, move.created_at, move=move)
-        transaction.on_commit(lambda: _after_decision(game))
+        _after_commit(game)
         return move
 
 
@@ -780,7 +841,7 @@ def resume_game(game_id: int, by: AbstractBaseUser) -> None:
             game.clock_started_at += paused
         game.paused_at = None
         game.save(update_fields=["paused_at", "deadline", "remind_at", "clock_started_at"])
-        transaction.on_commit(lambda: _after_decision(game))
+        _after_commit(game)
 
 
 def extend_deadline(game_id: int, by: AbstractBaseUser, extra: timedelta) -> None:
@@ -798,21 +859,64 @@ def extend_deadline(game_id: int, by: AbstractBaseUser, extra: timedelta) -> Non
 
 
 def replace_player(
-    game_id: int, by: AbstractBaseUser, seat_id: int, user: AbstractBaseUser
-) -> None:
-    """Someone else takes over a seat; its pieces, home and colour stay."""
+    game_id: int, by: AbstractBaseUser, seat_id: int, user: AbstractBaseUser, reason: str = ""
+) -> GameEvent:
+    """Someone else takes over a seat; its pieces, home and colour stay, and so do its
+    earlier moves, under the player who made them. Its missed decisions were the
+    previous player's: the count starts again. The players are told; if the seat's
+    decision is due, the new player gets its mail at once (links sent to the previous
+    player no longer work)."""
     with transaction.atomic():
         game = _lock(game_id)
         _check_organiser(game, by)
         if game.status in (Game.Status.OVER, Game.Status.CANCELLED, Game.Status.ABANDONED):
             raise GameError("this game is finished")
-        if game.seats.filter(user=user).exists():
+        if any(s.user_id == user.pk for s in seats_of(game)):
             raise GameError(f"{user.get_username()} already has a seat in this game")
-        seat = game.seats.filter(pk=seat_id).first()
+        seat = next((s for s in seats_of(game) if s.pk == seat_id), None)
         if seat is None:
             raise GameError("there is no such seat in this game")
-        seat.user, seat.bot = user, ""
-        seat.save(update_fields=["user", "bot"])
+        before, previous = seat.display_name, seat.user
+        seat.user, seat.bot, seat.missed, seat.muted = user, "", 0, False
+        seat.save(update_fields=["user", "bot", "missed", "muted"])
+        game.__dict__.pop("_seat_list", None)  # read again, with the new player's profile
+        seat = next(s for s in seats_of(game) if s.pk == seat_id)
+        colour = f" ({seat.player_name})" if seat.home else ""
+        event = _note(
+            game,
+            GameEvent.Kind.REPLACE,
+            by,
+            f"{seat.display_name} takes over the seat of {before}{colour}.",
+            seat=seat,
+            reason=reason,
+            data={"before": before, "after": seat.display_name},
+        )
+        notify.queue_notice_mails(game, event, seats_of(game), concerned=[previous, user])
+        if game.is_active and not game.is_paused and game.to_move_id == seat.pk:
+            notify.queue_decision_mail(game, seat, state_of(game), seats_of(game))
+        return event
+
+
+def _note(
+    game: Game,
+    kind: str,
+    actor: AbstractBaseUser | None,
+    text: str,
+    seat: Seat | None = None,
+    reason: str = "",
+    data: dict[str, Any] | None = None,
+) -> GameEvent:
+    """Keep something that happened to the game beside its moves, for its log."""
+    return GameEvent.objects.create(
+        game=game,
+        kind=kind,
+        after_move=game.turn_number,
+        seat=seat,
+        actor=actor,
+        text=text,
+        reason=reason.strip(),
+        data=data or {},
+    )
 
 
 def abandon_game(game_id: int, by: AbstractBaseUser) -> None:
@@ -831,11 +935,23 @@ def abandon_game(game_id: int, by: AbstractBaseUser) -> None:
 # --- the record ----------------------------------------------------------------------
 
 
+def replacements(events: Iterable[GameEvent], seats: dict[int, Seat]) -> list[tuple[int, str, str]]:
+    """The seats that changed hands, for ``describe.names_at``: (moves before the change,
+    the seat's colour, the name of the player who left it), oldest first."""
+    return [
+        (event.after_move, seats[event.seat_id].player_name, event.data.get("before", ""))
+        for event in events
+        if event.kind == GameEvent.Kind.REPLACE and event.seat_id in seats
+    ]
+
+
 def game_record(game: Game) -> dict[str, Any]:
     """The full record (R30): options, players, start rolls, every move with its dice
     and events and the position after it, in the contract's formats."""
     states = replay(game)
-    seats = list(game.seats.order_by("number"))
+    seats = list(game.seats.select_related("user__profile").order_by("number"))
+    names = describe.player_names(seats)
+    replaced = replacements(game.events.all(), {s.pk: s for s in seats})
     return {
         "game": game.pk,
         "name": str(game),
@@ -857,6 +973,9 @@ def game_record(game: Game) -> dict[str, Any]:
             {
                 "number": move.number,
                 "player": move.seat.player_name,
+                "by": describe.names_at(names, replaced, move.number).get(
+                    move.seat.player_name, ""
+                ),
                 "action": move.action,
                 "dice": move.dice,
                 "events": move.events,
@@ -923,7 +1042,7 @@ def sweep_deadlines(now: datetime | None = None, limit: int = 10_000) -> list[in
         ids = list(due)
         if ids:
             Game.objects.filter(id__in=ids).update(deadline_claimed_at=now)
-            transaction.on_commit(lambda: _handle_later(ids))
+            transaction.on_commit(lambda: _handle_later(ids), robust=True)
     return ids
 
 
@@ -938,11 +1057,13 @@ def handle_missed_decision(game_id: int, now: datetime | None = None) -> str:
     """The missed-decision policy, for a game whose deadline has passed.
 
     First one grace extension (the decision's full time again); when that passes too,
-    the greedy bot decides for the player, recorded as a timeout move; a player who has
-    now missed ``missed_limit`` decisions forfeits instead (R31), except in setup and
-    for a retreat, which the bot always decides (R31: a missed retreat is played for the
-    defender). Safe to run twice: it re-checks the deadline under the row lock.
-    Returns what it did: "nothing due", "grace", "timeout move" or "forfeit".
+    the greedy bot decides for the player, recorded as a timeout move. Only missed turns
+    in play count towards ``missed_limit``: a player who reaches it forfeits at that
+    turn instead (R31). A missed setup placement or retreat is always decided by the bot
+    (R31: a missed retreat is played for the defender) and does not count, since it
+    could never lead to a forfeit. A bot seat is never charged: its decision is played.
+    Safe to run twice: it re-checks the deadline under the row lock.
+    Returns what it did: "nothing due", "grace", "timeout move", "forfeit" or "bot move".
     """
     now = now or timezone.now()
     with transaction.atomic():
@@ -960,29 +1081,39 @@ def handle_missed_decision(game_id: int, now: datetime | None = None) -> str:
                 game.save(update_fields=["deadline_claimed_at"])
             return "nothing due"
         state = state_of(game)
+        if seat.bot:  # its task was lost: the bot decides now, with nothing held against it
+            action = BOTS[seat.bot](state, random.Random(DICE.random()))
+            _record(game, seat, state, action, Move.Source.BOT, None, now)
+            _after_commit(game)
+            return "bot move"
         if not game.grace_used:
             game.grace_used = True
             game.deadline = now + grace_time(game, state)
             game.deadline_claimed_at = None
             arm_reminder(game, grace_time(game, state))
             game.save(update_fields=["grace_used", "deadline", "deadline_claimed_at", "remind_at"])
-            notify.queue_missed_mail(game, seat, "grace", "")
+            notify.queue_missed_mail(game, seat, "grace", "", state)
             return "grace"
-        seat.missed += 1
-        seat.save(update_fields=["missed"])
-        if seat.missed >= game.missed_limit and state.phase == "play" and state.pending is None:
+        counts = state.phase == "play" and state.pending is None
+        if counts:
+            seat.missed += 1
+            seat.save(update_fields=["missed"])
+        if counts and seat.missed >= game.missed_limit:
+            # The notice is queued before the move's own mails (the result, should the
+            # forfeit end the game): the player reads them in the order they happened.
+            notify.queue_missed_mail(game, seat, "forfeit", "", state)
             after, events = engine.forfeit(state, seat.player_name)
             move = _log(
                 game, seat, f"forfeit {seat.player_name}", [], events, Move.Source.TIMEOUT, None
             )
             _store(game, after, now, move=move)
-            done, action = "forfeit", ""
+            done = "forfeit"
         else:
             action = BOTS["greedy"](state, random.Random(DICE.random()))
+            notify.queue_missed_mail(game, seat, "timeout move", action, state)
             _record(game, seat, state, action, Move.Source.TIMEOUT, None, now)
             done = "timeout move"
-        notify.queue_missed_mail(game, seat, done, action)
-        transaction.on_commit(lambda: _after_decision(game))
+        _after_commit(game)
         return done
 
 

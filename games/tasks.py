@@ -26,6 +26,12 @@ def handle_missed_decision(game_id: int) -> str:
 
 
 @shared_task(ignore_result=True)
+def sweep_bots() -> int:
+    """Periodic (Celery beat): restart the bots of games left waiting for a bot seat."""
+    return len(services.sweep_bots())
+
+
+@shared_task(ignore_result=True)
 def sweep_reminders() -> int:
     """Periodic (Celery beat): remind the players whose decisions are due soon."""
     return len(services.sweep_reminders())

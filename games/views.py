@@ -14,6 +14,7 @@ from urllib.parse import urlencode
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.paginator import Paginator
 from django.db.models import Count, Q
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -31,10 +32,11 @@ from games.forms import (
     JoinForm,
     MoveForm,
 )
-from games.models import Game, Seat
+from games.models import Game, Move, Seat
 
 INVITES = "game_invites"  # session key: game pk -> invite token the visitor opened
 RECENT_FINISHED = 20
+LOBBY_PAGE = 20  # open games per lobby page
 NOTHING_CHANGED = "Nothing was changed."
 
 
@@ -181,18 +183,29 @@ def _away_until(seat: Seat) -> datetime | None:
 
 
 def _log(game: Game, seats: list[Seat], names: dict[str, str]) -> list[dict[str, Any]]:
+    """The moves in words, each named after the players who held the seats then, with
+    the game's other events (an organiser's actions, replacements) in their places."""
     by_id = {s.pk: s for s in seats}
     board = _board(game)
+    events = list(game.events.select_related("seat"))
+    replaced = services.replacements(events, by_id)
     entries = []
-    for move in game.moves.order_by("number"):
+    moves = game.moves.order_by("number")
+    at = 0
+    for move in moves:
+        while at < len(events) and events[at].after_move < move.number:
+            entries.append({"event": events[at]})
+            at += 1
         seat = by_id[move.seat_id]
-        words = describe.describe_move(board, move.action, seat.player_name, move.events, names)
+        then = describe.names_at(names, replaced, move.number)
+        words = describe.describe_move(board, move.action, seat.player_name, move.events, then)
         entries.append({"move": move, "words": words, "source": move.get_source_display()})
+    entries += [{"event": event} for event in events[at:]]
     return entries
 
 
 def _decision(
-    request: HttpRequest, game: Game, my_seat: Seat | None, state: State | None, names: Any
+    game: Game, my_seat: Seat | None, state: State | None, names: Any, confirm: str
 ) -> dict[str, Any] | None:
     """The decision form, for the seat whose decision it is, and only for them."""
     if (
@@ -205,7 +218,6 @@ def _decision(
         return None
     groups = describe.choices(state, names)
     legal = {c.action for g in groups for c in g.choices}
-    confirm = request.GET.get("confirm", "")
     return {
         "groups": groups,
         "turn": game.turn_number,
@@ -220,9 +232,11 @@ def _decision(
 @require_GET
 def lobby(request: HttpRequest) -> HttpResponse:
     with_seats = Game.objects.select_related("creator__profile").annotate(taken=Count("seats"))
-    open_games = list(
-        with_seats.filter(status=Game.Status.OPEN, is_public=True).order_by("created_at")
-    )
+    open_page = Paginator(
+        with_seats.filter(status=Game.Status.OPEN, is_public=True).order_by("created_at", "pk"),
+        LOBBY_PAGE,
+    ).get_page(request.GET.get("page"))
+    open_games = list(open_page)
     for game in open_games:
         game.decision_text = duration_text(game.decision_time)
     finished = with_seats.filter(status=Game.Status.OVER, is_public=True).order_by("-finished_at")[
@@ -248,7 +262,7 @@ def lobby(request: HttpRequest) -> HttpResponse:
     return render(
         request,
         "games/lobby.html",
-        {"open_games": open_games, "finished": finished, "mine": mine},
+        {"open_games": open_games, "open_page": open_page, "finished": finished, "mine": mine},
     )
 
 
@@ -258,7 +272,7 @@ def create(request: HttpRequest) -> HttpResponse:
     form = CreateGameForm(request.POST if request.method == "POST" else None)
     if request.method == "POST" and form.is_valid():
         try:
-            game = services.create_game(request.user, **form.service_arguments())
+            game = services.create_lobby_game(request.user, **form.service_arguments())
         except services.GameError as refusal:
             form.add_error(None, str(refusal))
         else:
@@ -272,6 +286,14 @@ def create(request: HttpRequest) -> HttpResponse:
 @require_GET
 def detail(request: HttpRequest, pk: int) -> HttpResponse:
     game = _visible_game(request, pk)
+    return _game_page(request, game, confirm=request.GET.get("confirm", ""))
+
+
+def _game_page(
+    request: HttpRequest, game: Game, status: int = 200, confirm: str = ""
+) -> HttpResponse:
+    """The game page; a refused POST answers with it and its 4xx status, so a script
+    (or a browser's history) can tell a refusal from a success, which redirects."""
     seats = _seats(game)
     names = describe.player_names(seats)
     state = services.state_of(game) if game.position else None
@@ -295,7 +317,7 @@ def detail(request: HttpRequest, pk: int) -> HttpResponse:
         "retreat_time": duration_text(game.retreat_time),
         "start_lines": describe.describe_start(game.start_record, names),
         "log": _log(game, seats, names),
-        "decision": _decision(request, game, my_seat, state, names),
+        "decision": _decision(game, my_seat, state, names, confirm),
         "move_form": MoveForm(),
         "pending_retreat": state.pending is not None if state else False,
         **position_context(_board(game), state, names),
@@ -313,7 +335,17 @@ def detail(request: HttpRequest, pk: int) -> HttpResponse:
         context["invite_url"] = request.build_absolute_uri(
             reverse("games:invite", args=[game.invite_token])
         )
-    return render(request, "games/detail.html", context)
+    return render(request, "games/detail.html", context, status=status)
+
+
+def _refusal_status(refusal: services.GameError) -> int:
+    """403 for a decision that is not the caller's, 409 for a form the game has moved on
+    from, 400 for a move that is not legal or not confirmed."""
+    if isinstance(refusal, services.NotYourDecision):
+        return 403
+    if isinstance(refusal, services.StaleForm):
+        return 409
+    return 400
 
 
 @login_required
@@ -329,7 +361,7 @@ def move(request: HttpRequest, pk: int) -> HttpResponse:
         if "turn" in form.errors:
             problems = "this form is damaged (its turn number is missing or wrong)"
         messages.error(request, f"Your move was not accepted: {problems} {NOTHING_CHANGED}")
-        return redirect(_game_url(game))
+        return _game_page(request, game, status=400)
     text, turn = form.text, form.cleaned_data["turn"]
     try:
         decision = services.submit_move(
@@ -337,29 +369,40 @@ def move(request: HttpRequest, pk: int) -> HttpResponse:
             request.user,
             text,
             turn,
-            source="web",
+            source=Move.Source.WEB,
             confirm_elimination=form.cleaned_data["confirm_elimination"],
         )
     except services.NeedsConfirmation as risky:
-        messages.error(
-            request,
-            f"“{describe.action_phrase(BOARDS[risky.board], risky.action)}” leaves your home "
-            "continent empty: it eliminates you (R15). Tick “I understand this eliminates "
-            f"me” to submit it. {NOTHING_CHANGED}",
-        )
-        url = reverse("games:detail", args=[pk])
-        return redirect(f"{url}?{urlencode({'confirm': risky.action})}#decision")
+        messages.error(request, _confirm_message(risky))
+        return _game_page(request, _visible_game(request, pk), status=400, confirm=risky.action)
     except services.GameError as refusal:
         game = _visible_game(request, pk)
         messages.error(request, f"Your move was not accepted: {refusal}")
-        return redirect(_game_url(game))
+        return _game_page(request, game, status=_refusal_status(refusal))
     game = decision.move.game
+    words = describe.action_phrase(_board(game), decision.move.action)
     if decision.duplicate:
-        messages.info(request, "Your decision for this turn was already recorded.")
+        messages.info(request, _already_recorded(words))
     else:
-        words = describe.action_phrase(_board(game), decision.move.action)
         messages.success(request, f"Your decision was recorded: {words}.")
     return redirect(_game_url(game))
+
+
+def _confirm_message(risky: services.NeedsConfirmation) -> str:
+    return (
+        f"“{describe.action_phrase(BOARDS[risky.board], risky.action)}” leaves your home "
+        "continent empty: it eliminates you (R15). Tick “I understand this eliminates "
+        f"me” to submit it. {NOTHING_CHANGED}"
+    )
+
+
+def _already_recorded(words: str) -> str:
+    """A second submission of a decision already made (a double click, two tabs): it
+    was not applied; say what was."""
+    return (
+        f"Your decision for this turn was already recorded: {words}. This submission "
+        "was not applied."
+    )
 
 
 def _service_post(request: HttpRequest, pk: int, act: Callable[[Game], str]) -> HttpResponse:
@@ -558,26 +601,25 @@ def decide(request: HttpRequest, token: str) -> HttpResponse:
         else:
             assert seat.user is not None
             try:
+                # The turn is the link's, not the form's: the link is for that decision.
                 decision = services.submit_move(
                     game.pk,
                     seat.user,
                     form.text,
-                    form.cleaned_data["turn"],
-                    source="web",
+                    link.turn,
+                    source=Move.Source.LINK,
                     confirm_elimination=form.cleaned_data["confirm_elimination"],
                 )
             except services.NeedsConfirmation as risky:
                 confirm = risky.action
-                error = (
-                    f"“{describe.action_phrase(_board(game), risky.action)}” leaves your "
-                    "home continent empty: it eliminates you (R15). Tick “I understand this "
-                    f"eliminates me” to submit it. {NOTHING_CHANGED}"
-                )
+                error = _confirm_message(risky)
             except services.GameError as refusal:
                 error = f"Your decision was not accepted: {refusal}"
             else:
                 words = describe.action_phrase(_board(game), decision.move.action)
-                return render(request, "games/decide.html", {"game": game, "done": words})
+                done = _already_recorded(words) if decision.duplicate else ""
+                context = {"game": game, "done": words, "duplicate": done}
+                return render(request, "games/decide.html", context)
     seats = _seats(game)
     names = describe.player_names(seats)
     state = services.state_of(game)

@@ -19,7 +19,7 @@ import threading
 from collections.abc import Iterable
 from datetime import datetime, timedelta
 from email.mime.image import MIMEImage
-from email.utils import parseaddr
+from email.utils import format_datetime, parseaddr
 from typing import TYPE_CHECKING, Any
 from uuid import uuid4
 
@@ -214,6 +214,9 @@ class _Message(EmailMultiAlternatives):
 def build_message(mail: OutgoingMail) -> EmailMultiAlternatives:
     headers = {
         "Message-ID": mail.message_id,
+        # When the mail was written, not sent: mails sent out of order by several workers
+        # (or late, after a retry) still sort in the order their events happened.
+        "Date": format_datetime(mail.created_at),
         # Tells auto-responders (holiday replies) not to answer a notification.
         "Auto-Submitted": "auto-generated",
     }

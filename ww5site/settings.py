@@ -181,11 +181,23 @@ CELERY_BROKER_URL = REDIS_URL or "memory://"
 CELERY_TASK_ALWAYS_EAGER = not REDIS_URL
 CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TIMEZONE = TIME_ZONE
+# A broker that is down must not hold a request for long: a job handed over after a
+# commit is given up after these short retries (the periodic sweeps pick its work up).
+CELERY_TASK_PUBLISH_RETRY_POLICY = {
+    "max_retries": 2,
+    "interval_start": 0,
+    "interval_step": 0.2,
+    "interval_max": 0.5,
+}
 # A player is reminded of a pending decision when this share of its time is left
 # (0 turns reminders off).
 REMINDER_LEFT = float(os.environ.get("REMINDER_LEFT", "0.2"))
 # How many days of absence a player may declare per calendar year.
 ABSENCE_DAYS_PER_YEAR = int(os.environ.get("ABSENCE_DAYS_PER_YEAR", "21"))
+# One account cannot flood the lobby: how many of its games may wait for players at
+# once, and how many it may create in an hour (staff are not limited).
+OPEN_GAMES_PER_PLAYER = int(os.environ.get("OPEN_GAMES_PER_PLAYER", "5"))
+GAMES_CREATED_PER_HOUR = int(os.environ.get("GAMES_CREATED_PER_HOUR", "10"))
 # The local hour at which a digest player's daily digest is sent.
 DIGEST_HOUR = int(os.environ.get("DIGEST_HOUR", "7"))
 
@@ -193,9 +205,13 @@ DIGEST_HOUR = int(os.environ.get("DIGEST_HOUR", "7"))
 # scheduled hours ahead.
 # PERIODIC_JOBS_EVERY: how often, in seconds, each sweep runs.
 PERIODIC_JOBS_EVERY = float(os.environ.get("PERIODIC_JOBS_EVERY", "60"))
+# A bot seat still waiting this long after its decision fell due lost its job (the
+# broker was down, a worker died): the bot sweep starts it again.
+BOT_STALLED_SECONDS = float(os.environ.get("BOT_STALLED_SECONDS", "60"))
 CELERY_BEAT_SCHEDULE = {
     "sweep-deadlines": {"task": "games.tasks.sweep_deadlines", "schedule": PERIODIC_JOBS_EVERY},
     "sweep-reminders": {"task": "games.tasks.sweep_reminders", "schedule": PERIODIC_JOBS_EVERY},
+    "sweep-bots": {"task": "games.tasks.sweep_bots", "schedule": PERIODIC_JOBS_EVERY},
     "sweep-outbox": {"task": "mail.tasks.sweep_outbox", "schedule": PERIODIC_JOBS_EVERY},
     "send-digests": {"task": "games.tasks.send_digests", "schedule": PERIODIC_JOBS_EVERY},
 }

@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 from django.contrib.auth.models import AbstractBaseUser
-from django.db import connection
+from django.db import connection, transaction
 from django.db.backends.base.base import BaseDatabaseWrapper
 from django.utils import timezone
 
@@ -223,3 +223,72 @@ def test_an_absence_declared_while_a_move_makes_the_decision_due_moves_its_deadl
     assert game.to_move is not None and game.to_move.user_id == bob.pk
     [set_by_the_move] = deadlines
     assert game.deadline == set_by_the_move + timedelta(days=1)
+
+
+def test_two_different_submissions_through_one_link_are_told_what_was_recorded(
+    duel: Game, alice: User
+) -> None:
+    """Both submissions pass the link's check, then wait for the game's lock, held here
+    until both wait: the first is applied, the second told what was recorded instead."""
+    from django.test import Client
+
+    from games import links
+    from tests.integration.helpers import wait_until
+
+    url = links.decision_url(duel, duel.seats.get(user=alice)).removeprefix("http://localhost:8000")
+    held, release = threading.Event(), threading.Event()
+
+    def hold_the_game() -> None:
+        try:
+            with transaction.atomic():
+                Game.objects.select_for_update().get(pk=duel.pk)
+                held.set()
+                release.wait(timeout=30)
+        finally:
+            connection.close()
+
+    holder = threading.Thread(target=hold_the_game)
+    holder.start()
+    held.wait(timeout=10)
+    results: dict[str, Any] = {}
+
+    def submit(action: str) -> None:
+        try:
+            results[action] = Client().post(url, {"action": action, "turn": 6})
+        finally:
+            connection.close()
+
+    submitters = [
+        threading.Thread(target=submit, args=(a,)) for a in ("grow alaska", "grow canada")
+    ]
+    for thread in submitters:
+        thread.start()
+    wait_until(lambda: waiting_for_locks() >= 2, 10, "both submissions to wait for the lock")
+    release.set()
+    for thread in [holder, *submitters]:
+        thread.join(timeout=30)
+
+    applied = Move.objects.get(game=duel, number=7).action
+    recorded = {
+        "grow alaska": "Grow the piece in Alaska",
+        "grow canada": "Grow the piece in Canada",
+    }
+    pages = {action: response.content.decode() for action, response in results.items()}
+    loser = next(action for action in pages if action != applied)
+    assert all(response.status_code == 200 for response in results.values())
+    assert f"Your decision was recorded: {recorded[applied]}." in pages[applied]
+    assert (
+        f"already recorded: {recorded[applied]}. This submission was not applied." in (pages[loser])
+    )
+    assert recorded[loser] not in pages[loser]
+    assert Move.objects.filter(game=duel).count() == 7
+
+
+def waiting_for_locks() -> int:
+    """How many sessions of this test database wait for a lock now."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT count(*) FROM pg_stat_activity "
+            "WHERE datname = current_database() AND wait_event_type = 'Lock'"
+        )
+        return int(cursor.fetchone()[0])

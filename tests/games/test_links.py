@@ -74,7 +74,7 @@ def test_the_link_makes_the_decision_it_was_made_for(game: Game, alice: User) ->
         "place small canada",
         seat_of(game, alice),
         alice,
-        "web",
+        "link",
     )
 
 

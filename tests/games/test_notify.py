@@ -154,7 +154,9 @@ def test_a_missed_decision_tells_the_player_what_was_done(game: Game, alice: Use
     assert grace.to_user == timeout.to_user == alice
     assert "one grace extension" in grace.body_text
     assert "A bot decided for you: Place your small in" in timeout.body_text
-    assert "missed 1 of the 3" in timeout.body_text
+    assert "Your setup placement in" in timeout.body_text
+    assert "does not count towards the 3 missed turns" in timeout.body_text
+    assert "missed 1 of" not in timeout.body_text
 
 
 def test_a_timeout_forfeit_tells_the_player(game: Game, alice: User) -> None:

@@ -199,7 +199,7 @@ def test_the_game_keeps_the_retreat_time_and_missed_limit_chosen_on_the_form(
     game = Game.objects.get()
     assert (game.retreat_time, game.missed_limit) == (timedelta(hours=2), 4)
     page = response.content.decode()
-    assert "2 hours per retreat" in page and "forfeit after 4 missed decisions" in page
+    assert "2 hours per retreat" in page and "forfeit after 4 missed turns" in page
 
 
 def test_a_time_bank_game_keeps_its_bank_and_increment_and_shows_each_players_bank(

@@ -211,7 +211,10 @@ def test_a_double_submit_is_applied_once(game: Game, alice: AbstractBaseUser) ->
 
     response = post_move(client, game, action="place small alaska", turn=0)
 
-    assert "Your decision for this turn was already recorded." in messages_of(response)
+    assert (
+        "Your decision for this turn was already recorded: Place your small in Alaska. "
+        "This submission was not applied." in messages_of(response)
+    )
     assert snapshot(game) == before
     assert game.moves.count() == 1
 
@@ -250,10 +253,29 @@ def test_an_empty_decision_is_refused_and_changes_nothing(
     assert snapshot(game) == before
 
 
-def test_a_refused_move_comes_back_to_the_game_page_with_status_302(
-    game: Game, bob: AbstractBaseUser
+def test_a_refused_move_answers_the_game_page_with_a_4xx_status_and_the_reason(
+    game: Game, alice: AbstractBaseUser, bob: AbstractBaseUser
 ) -> None:
-    response = post_move(client_for(bob), game, follow=False, action="pass", turn=0)
+    before = snapshot(game)
+
+    not_yours = post_move(client_for(bob), game, follow=False, action="pass", turn=0)
+    illegal = post_move(client_for(alice), game, follow=False, action="grow usa", turn=0)
+    stale = post_move(client_for(alice), game, follow=False, action="place small usa", turn=3)
+    damaged = post_move(client_for(alice), game, follow=False, action="place small usa")
+
+    assert not_yours.status_code == 403
+    assert "it is not your decision" in " ".join(messages_of(not_yours))
+    assert illegal.status_code == 400
+    assert "Your move was not accepted" in " ".join(messages_of(illegal))
+    assert stale.status_code == 409
+    assert damaged.status_code == 400
+    for response in (not_yours, illegal, stale, damaged):
+        assert "<h1>" in response.content.decode()  # the game page itself, not a redirect
+    assert snapshot(game) == before
+
+
+def test_an_accepted_move_redirects_to_the_game_page(game: Game, alice: AbstractBaseUser) -> None:
+    response = post_move(client_for(alice), game, follow=False, action="place small usa", turn=0)
 
     assert response.status_code == 302
     assert response["Location"] == reverse("games:detail", args=[game.pk])

@@ -371,3 +371,112 @@ def decision_form(page: Page) -> DecisionForm:
     form = forms[0]
     form.action = urljoin(page.url, form.action or page.url)
     return form
+
+
+# --- a Redis server of the test's own ----------------------------------------------------
+
+
+class RedisServer:
+    """A redis-server on a free localhost port that the test may stop and start again
+    (the shared Redis other tests use is never stopped). It keeps nothing on disk."""
+
+    def __init__(self, directory: Path) -> None:
+        self.directory = directory
+        self.port = free_port()
+        self.process: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"redis://127.0.0.1:{self.port}/0"
+
+    def start(self) -> None:
+        assert self.process is None, "the Redis server is running already"
+        self.process = subprocess.Popen(
+            [
+                "redis-server",
+                "--bind",
+                "127.0.0.1",
+                "--port",
+                str(self.port),
+                "--save",
+                "",
+                "--appendonly",
+                "no",
+                "--dir",
+                str(self.directory),
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,
+        )
+        wait_until(self._answers, 10, f"redis-server to answer on port {self.port}", every=0.05)
+
+    def stop(self) -> None:
+        """Stopped at once (SIGKILL), as when the server or its machine dies."""
+        if self.process is not None:
+            self.process.kill()
+            self.process.wait(timeout=10)
+            self.process = None
+
+    def _answers(self) -> bool:
+        try:
+            with socket.create_connection(("127.0.0.1", self.port), timeout=0.5) as probe:
+                probe.sendall(b"PING\r\n")
+                return probe.recv(16).startswith(b"+PONG")
+        except OSError:
+            return False
+
+
+class WebServer:
+    """gunicorn serving the site on a free localhost port with the given environment,
+    its output kept in a file."""
+
+    def __init__(self, directory: Path, env: dict[str, str]) -> None:
+        self.port = free_port()
+        self.log_path = directory / "gunicorn.log"
+        self._log = self.log_path.open("wb")
+        self.process = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "gunicorn",
+                "ww5site.wsgi",
+                "--bind",
+                f"127.0.0.1:{self.port}",
+                "--workers",
+                "2",
+            ],
+            cwd=REPOSITORY,
+            env=env,
+            stdin=subprocess.DEVNULL,
+            stdout=self._log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+        wait_until(self._answers, 30, lambda: f"gunicorn to answer:\n{self.log()}", every=0.1)
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def _answers(self) -> bool:
+        if self.process.poll() is not None:
+            raise AssertionError(f"gunicorn exited:\n{self.log()}")
+        try:
+            socket.create_connection(("127.0.0.1", self.port), timeout=0.5).close()
+        except OSError:
+            return False
+        return True
+
+    def log(self) -> str:
+        return self.log_path.read_text(errors="replace")
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait(timeout=10)
+        self._log.close()
