@@ -50,7 +50,20 @@ def seat_label(seat: Seat | None) -> str:
 # --- forms ---------------------------------------------------------------------------
 
 
-class ExtendForm(forms.Form):
+def reason_field() -> forms.CharField:
+    return forms.CharField(
+        required=False,
+        max_length=1000,
+        widget=forms.Textarea(attrs={"rows": 3}),
+        label="Reason (told to the players)",
+    )
+
+
+class ReasonForm(forms.Form):
+    reason = reason_field()
+
+
+class ExtendForm(ReasonForm):
     hours = forms.IntegerField(
         min_value=1, max_value=24 * 365, initial=24, label="Hours to add to the deadline"
     )
@@ -90,6 +103,7 @@ class SeatChoiceField(forms.ModelChoiceField):
 
 class ForfeitForm(forms.Form):
     seat = SeatChoiceField(queryset=Seat.objects.none(), widget=forms.RadioSelect, empty_label=None)
+    reason = reason_field()
 
     def __init__(self, *args: Any, seats: QuerySet[Seat], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -388,7 +402,9 @@ class GameAdmin(admin.ModelAdmin):
             self._each(
                 request,
                 queryset,
-                lambda g: services.extend_deadline(g.pk, request.user, timedelta(hours=hours)),
+                lambda g: services.extend_deadline(
+                    g.pk, request.user, timedelta(hours=hours), form.cleaned_data["reason"]
+                ),
                 f"deadline extended by {hours} hour{'' if hours == 1 else 's'}",
                 "extend the deadline of",
             )
@@ -399,16 +415,18 @@ class GameAdmin(admin.ModelAdmin):
 
     @admin.action(description="Abandon the selected games…", permissions=["change"])
     def abandon_games(self, request: HttpRequest, queryset: QuerySet[Game]) -> HttpResponse | None:
-        if request.POST.get("confirm") == "yes":
+        form = ReasonForm(request.POST if request.POST.get("confirm") == "yes" else None)
+        if form.is_valid():
+            reason = form.cleaned_data["reason"]
             self._each(
                 request,
                 queryset,
-                lambda g: services.abandon_game(g.pk, request.user),
+                lambda g: services.abandon_game(g.pk, request.user, reason),
                 "abandoned",
                 "abandon",
             )
             return self._back(request, queryset)
-        return self._confirm(request, queryset, "abandon_games", "Abandon games", {})
+        return self._confirm(request, queryset, "abandon_games", "Abandon games", {"form": form})
 
     def _confirm(
         self,
@@ -531,7 +549,9 @@ class GameAdmin(admin.ModelAdmin):
         if form.is_valid():
             seat = form.cleaned_data["seat"]
             try:
-                move = services.forfeit_seat(game.pk, request.user, seat.pk, source="admin")
+                move = services.forfeit_seat(
+                    game.pk, request.user, seat.pk, "admin", form.cleaned_data["reason"]
+                )
             except services.GameError as refusal:
                 self.message_user(
                     request, sentence(f"The forfeit was refused: {refusal}"), messages.ERROR
@@ -554,7 +574,9 @@ class GameAdmin(admin.ModelAdmin):
         if form.is_valid():
             seat, user = form.cleaned_data["seat"], form.cleaned_data["username"]
             try:
-                services.replace_player(game.pk, request.user, seat.pk, user)
+                services.replace_player(
+                    game.pk, request.user, seat.pk, user, form.cleaned_data["reason"]
+                )
             except services.GameError as refusal:
                 self.message_user(
                     request, sentence(f"The replacement was refused: {refusal}"), messages.ERROR

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from datetime import timedelta
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
@@ -59,6 +60,19 @@ def listing(items: Sequence[str], last: str = "and") -> str:
 
 def with_article(size: str) -> str:
     return f"a {size}"
+
+
+def duration(length: timedelta) -> str:
+    """'2 days, 3 hours, 5 minutes', to the minute."""
+    minutes = int(length.total_seconds() // 60)
+    days, minutes = divmod(minutes, 24 * 60)
+    hours, minutes = divmod(minutes, 60)
+    parts = [
+        f"{n} {unit}{'' if n == 1 else 's'}"
+        for n, unit in ((days, "day"), (hours, "hour"), (minutes, "minute"))
+        if n
+    ]
+    return ", ".join(parts) or "less than a minute"
 
 
 # --- actions -------------------------------------------------------------------------

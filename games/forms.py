@@ -226,6 +226,33 @@ class AssignHomeForm(forms.Form):
         self.fields["home"].choices = continent_choices(game.board)
 
 
+class BotGameForm(forms.Form):
+    """A game against bots, in one step from the lobby."""
+
+    bots = forms.TypedChoiceField(
+        label="Opponents",
+        choices=[(n, f"{n} bot{'' if n == 1 else 's'}") for n in range(1, MAX_SEATS)],
+        coerce=int,
+        initial=1,
+    )
+    bot = forms.ChoiceField(
+        label="Bots",
+        choices=[("greedy", "Greedy (plays to win)"), ("random", "Random (easy)")],
+        initial="greedy",
+    )
+    board = forms.ChoiceField(
+        choices=[(board_id, board.name) for board_id, board in sorted(BOARDS.items())],
+        initial="original",
+    )
+
+
+class ResignForm(forms.Form):
+    confirm = forms.BooleanField(
+        label="Yes, I resign: I forfeit this game (R31) and my pieces leave the board",
+        error_messages={"required": "tick the box to confirm that you resign"},
+    )
+
+
 class MoveForm(forms.Form):
     """A decision: a canonical action from the list, or typed notation (which wins)."""
 

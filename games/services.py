@@ -24,6 +24,7 @@ from django.db.transaction import TransactionManagementError
 from django.utils import timezone
 
 from accounts.models import Absence, Profile
+from accounts.services import display_name
 from games import clock, describe, engine, notify
 from games.describe import eliminates_mover
 from games.engine.bots import BOTS
@@ -251,6 +252,31 @@ def create_lobby_game(creator: AbstractBaseUser, **options: Any) -> Game:
         if not creator.is_staff:
             _check_creation_limits(creator)
         return create_game(creator, **options)
+
+
+def play_against_bots(
+    player: AbstractBaseUser, bots: int = 1, bot: str = "greedy", board: str = "original"
+) -> Game:
+    """A private game of the player against ``bots`` bots of one kind, started at once:
+    homes are drawn at random, the strict setup, the usual times. Counted as a lobby game
+    (its limits apply)."""
+    if bot not in BOTS:
+        raise GameError(f"unknown bot {bot!r}")
+    if not 1 <= bots <= MAX_SEATS - 1:
+        raise GameError(f"play against 1 to {MAX_SEATS - 1} bots")
+    with transaction.atomic():
+        game = create_lobby_game(
+            player,
+            name=f"{display_name(player)} against {bots} {bot} bot{'' if bots == 1 else 's'}",
+            seats=bots + 1,
+            board=board,
+            home_assignment=Game.HomeAssignment.RANDOM,
+            is_public=False,
+        )
+        for _ in range(bots):
+            add_bot(game.pk, player, bot)  # the last seat starts the game
+    game.refresh_from_db()
+    return game
 
 
 def _check_creation_limits(creator: AbstractBaseUser) -> None:
@@ -795,28 +821,94 @@ def move_on_behalf(
         return _apply(game, game.to_move, text, Move.Source.ADMIN, actor=admin)
 
 
-def forfeit_seat(game_id: int, by: AbstractBaseUser | None, seat_id: int, source: str) -> Move:
-    """R31: the seat's player forfeits (an organiser's decision, or the timeout policy)."""
+def forfeit_seat(
+    game_id: int, by: AbstractBaseUser | None, seat_id: int, source: str, reason: str = ""
+) -> Move:
+    """R31: the seat's player forfeits, an organiser's decision (``by``; the players are
+    told, with the reason) or the timeout policy (``by`` None)."""
     with transaction.atomic():
         game = _lock(game_id)
         if by is not None:  # None: the timeout policy
             _check_organiser(game, by)
-        if not game.is_active:
-            raise GameError(f"this game is {game.get_status_display().lower()}")
-        seat = game.seats.filter(pk=seat_id).first()
+        seat = next((s for s in seats_of(game) if s.pk == seat_id), None)
         if seat is None:
             raise GameError("there is no such seat in this game")
-        try:
-            after, events = engine.forfeit(state_of(game), seat.player_name)
-        except engine.IllegalAction as refusal:
-            raise GameError(str(refusal)) from None
-        move = _log(game, seat, f"forfeit {seat.player_name}", [], events, source, by)
-        _store(game, after, move.created_at, move=move)
-        _after_commit(game)
-        return move
+        after, events = _forfeited(game, seat)
+        if by is not None:
+            text = f"{_organiser(by)} made {_named(seat)} forfeit the game (R31)."
+            _tell(game, GameEvent.Kind.FORFEIT, by, text, seat, reason, [seat.user])
+        return _store_forfeit(game, seat, after, events, source, by)
 
 
-def pause_game(game_id: int, by: AbstractBaseUser) -> None:
+def resign(game_id: int, user: AbstractBaseUser) -> Move:
+    """The player leaves a game in play: they forfeit it (R31), and the others are told."""
+    with transaction.atomic():
+        game = _lock(game_id)
+        seat = next((s for s in seats_of(game) if s.user_id == user.pk), None)
+        if seat is None:
+            raise GameError("you have no seat in this game")
+        after, events = _forfeited(game, seat)
+        text = f"{_named(seat)} resigned: they forfeit the game (R31)."
+        _tell(game, GameEvent.Kind.RESIGN, user, text, seat, "", [user])
+        return _store_forfeit(game, seat, after, events, Move.Source.WEB, user)
+
+
+def _forfeited(game: Game, seat: Seat) -> tuple[State, list[dict[str, Any]]]:
+    """The game after the seat's player forfeits (R31), if they can."""
+    if not game.is_active:
+        raise GameError(f"this game is {game.get_status_display().lower()}")
+    try:
+        return engine.forfeit(state_of(game), seat.player_name)
+    except engine.IllegalAction as refusal:
+        raise GameError(str(refusal)) from None
+
+
+def _store_forfeit(
+    game: Game,
+    seat: Seat,
+    after: State,
+    events: list[dict[str, Any]],
+    source: str,
+    by: AbstractBaseUser | None,
+) -> Move:
+    move = _log(game, seat, f"forfeit {seat.player_name}", [], events, source, by)
+    _store(game, after, move.created_at, move=move)
+    _after_commit(game)
+    return move
+
+
+def _organiser(by: AbstractBaseUser) -> str:
+    return f"The organiser {display_name(by)}"
+
+
+def _named(seat: Seat) -> str:
+    return f"{seat.display_name} ({seat.player_name})" if seat.home else seat.display_name
+
+
+def _tell(
+    game: Game,
+    kind: str,
+    by: AbstractBaseUser | None,
+    text: str,
+    seat: Seat | None = None,
+    reason: str = "",
+    concerned: Iterable[AbstractBaseUser | None] = (),
+    data: dict[str, Any] | None = None,
+) -> GameEvent:
+    """Keep what happened for the game log, and mail it to the players (always to the
+    ``concerned`` ones), in the change's transaction."""
+    event = _note(game, kind, by, text, seat, reason, data)
+    notify.queue_notice_mails(game, event, seats_of(game), concerned=concerned)
+    return event
+
+
+def _waiting_player(game: Game) -> list[AbstractBaseUser | None]:
+    """The player whose decision is pending, if any: a change to its deadline is theirs."""
+    seat = game.to_move if game.is_active else None
+    return [seat.user] if seat is not None and seat.user_id else []
+
+
+def pause_game(game_id: int, by: AbstractBaseUser, reason: str = "") -> None:
     with transaction.atomic():
         game = _lock(game_id)
         _check_organiser(game, by)
@@ -824,9 +916,11 @@ def pause_game(game_id: int, by: AbstractBaseUser) -> None:
             raise GameError("only a running game can be paused")
         game.paused_at = timezone.now()
         game.save(update_fields=["paused_at"])
+        text = f"{_organiser(by)} paused the game: no decision is due until it resumes."
+        _tell(game, GameEvent.Kind.PAUSE, by, text, None, reason, _waiting_player(game))
 
 
-def resume_game(game_id: int, by: AbstractBaseUser) -> None:
+def resume_game(game_id: int, by: AbstractBaseUser, reason: str = "") -> None:
     """The deadline moves on by the time the game was paused."""
     with transaction.atomic():
         game = _lock(game_id)
@@ -841,10 +935,15 @@ def resume_game(game_id: int, by: AbstractBaseUser) -> None:
             game.clock_started_at += paused
         game.paused_at = None
         game.save(update_fields=["paused_at", "deadline", "remind_at", "clock_started_at"])
+        text = (
+            f"{_organiser(by)} resumed the game; the pending deadline moved on by the time "
+            "it was paused."
+        )
+        _tell(game, GameEvent.Kind.RESUME, by, text, None, reason, _waiting_player(game))
         _after_commit(game)
 
 
-def extend_deadline(game_id: int, by: AbstractBaseUser, extra: timedelta) -> None:
+def extend_deadline(game_id: int, by: AbstractBaseUser, extra: timedelta, reason: str = "") -> None:
     with transaction.atomic():
         game = _lock(game_id)
         _check_organiser(game, by)
@@ -856,6 +955,10 @@ def extend_deadline(game_id: int, by: AbstractBaseUser, extra: timedelta) -> Non
         game.deadline_claimed_at = None
         arm_reminder(game, time_allowed(game, state_of(game)))
         game.save(update_fields=["deadline", "deadline_claimed_at", "remind_at"])
+        seat = game.to_move
+        whose = f"{_named(seat)}'s" if seat is not None else "the pending"
+        text = f"{_organiser(by)} extended {whose} deadline by {describe.duration(extra)}."
+        _tell(game, GameEvent.Kind.EXTEND, by, text, seat, reason, _waiting_player(game))
 
 
 def replace_player(
@@ -882,16 +985,9 @@ def replace_player(
         game.__dict__.pop("_seat_list", None)  # read again, with the new player's profile
         seat = next(s for s in seats_of(game) if s.pk == seat_id)
         colour = f" ({seat.player_name})" if seat.home else ""
-        event = _note(
-            game,
-            GameEvent.Kind.REPLACE,
-            by,
-            f"{seat.display_name} takes over the seat of {before}{colour}.",
-            seat=seat,
-            reason=reason,
-            data={"before": before, "after": seat.display_name},
-        )
-        notify.queue_notice_mails(game, event, seats_of(game), concerned=[previous, user])
+        text = f"{seat.display_name} takes over the seat of {before}{colour}."
+        data = {"before": before, "after": seat.display_name}
+        event = _tell(game, GameEvent.Kind.REPLACE, by, text, seat, reason, [previous, user], data)
         if game.is_active and not game.is_paused and game.to_move_id == seat.pk:
             notify.queue_decision_mail(game, seat, state_of(game), seats_of(game))
         return event
@@ -919,7 +1015,8 @@ def _note(
     )
 
 
-def abandon_game(game_id: int, by: AbstractBaseUser) -> None:
+def abandon_game(game_id: int, by: AbstractBaseUser, reason: str = "") -> None:
+    """The game stops with no result; every player is told, with the reason."""
     with transaction.atomic():
         game = _lock(game_id)
         _check_organiser(game, by)
@@ -930,6 +1027,9 @@ def abandon_game(game_id: int, by: AbstractBaseUser) -> None:
         game.to_move = None
         game.finished_at = timezone.now()
         game.save(update_fields=["status", "deadline", "to_move", "finished_at"])
+        text = f"{_organiser(by)} abandoned the game: it ends with no result."
+        everyone = [seat.user for seat in seats_of(game)]
+        _tell(game, GameEvent.Kind.ABANDON, by, text, None, reason, everyone)
 
 
 # --- the record ----------------------------------------------------------------------

@@ -9,11 +9,13 @@ from __future__ import annotations
 import zoneinfo
 from collections.abc import Callable
 from datetime import datetime, timedelta
+from functools import wraps
 from typing import Any
 from urllib.parse import urlencode
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.views import redirect_to_login
 from django.core.paginator import Paginator
 from django.db.models import Count, Q
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
@@ -28,14 +30,16 @@ from games.forms import (
     MANY_PLAYERS_WARNING,
     AddBotForm,
     AssignHomeForm,
+    BotGameForm,
     CreateGameForm,
     JoinForm,
     MoveForm,
+    ResignForm,
 )
 from games.models import Game, Move, Seat
 
 INVITES = "game_invites"  # session key: game pk -> invite token the visitor opened
-RECENT_FINISHED = 20
+RECENT_FINISHED = 10
 LOBBY_PAGE = 20  # open games per lobby page
 NOTHING_CHANGED = "Nothing was changed."
 
@@ -64,18 +68,6 @@ def _game_url(game: Game, **query: str) -> str:
 
 def _seats(game: Game) -> list[Seat]:
     return list(game.seats.select_related("user__profile").order_by("number"))
-
-
-def duration_text(duration: timedelta) -> str:
-    minutes = int(duration.total_seconds() // 60)
-    days, minutes = divmod(minutes, 24 * 60)
-    hours, minutes = divmod(minutes, 60)
-    parts = [
-        f"{n} {unit}{'' if n == 1 else 's'}"
-        for n, unit in ((days, "day"), (hours, "hour"), (minutes, "minute"))
-        if n
-    ]
-    return ", ".join(parts) or "less than a minute"
 
 
 def _board(game: Game) -> Board:
@@ -169,7 +161,7 @@ def _bank_left(game: Game, seat: Seat) -> str:
         left = max(left - used, timedelta(0))
         # shown in whole minutes, rounded up: a bank is empty only when nothing is left
         left = timedelta(minutes=-(-left.total_seconds() // 60))
-    return duration_text(left) if left else "none"
+    return describe.duration(left) if left else "none"
 
 
 def _away_until(seat: Seat) -> datetime | None:
@@ -205,8 +197,16 @@ def _log(game: Game, seats: list[Seat], names: dict[str, str]) -> list[dict[str,
 
 
 def _decision(
-    game: Game, my_seat: Seat | None, state: State | None, names: Any, confirm: str
+    game: Game,
+    my_seat: Seat | None,
+    state: State | None,
+    names: Any,
+    confirm: str,
+    chosen: str = "",
+    notation: str = "",
 ) -> dict[str, Any] | None:
+    """``chosen`` and ``notation``: a submission to show again as it was (the form a
+    signed-out player sent, back after signing in)."""
     """The decision form, for the seat whose decision it is, and only for them."""
     if (
         my_seat is None
@@ -222,8 +222,29 @@ def _decision(
         "groups": groups,
         "turn": game.turn_number,
         "confirm": confirm if confirm in legal else "",
+        "chosen": chosen if chosen in legal else "",
+        "notation": notation[:200],
         "pending": state.pending is not None,
     }
+
+
+def sign_in_first(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """``login_required`` for a game's POST-only addresses: a visitor who is not signed
+    in (signed out in another tab, a session expired) goes to sign in and then back to
+    the game page, with a move they sent chosen again on its form; never back to this
+    address, which a browser would open with a GET."""
+
+    @wraps(view)
+    def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        if request.user.is_authenticated:
+            return view(request, *args, **kwargs)
+        kept = {key: request.POST.get(key, "")[:200] for key in ("action", "notation")}
+        pk = kwargs.get("pk")
+        url = reverse("games:detail", args=[pk]) if pk is not None else reverse("games:lobby")
+        query = urlencode({key: value for key, value in kept.items() if value})
+        return redirect_to_login(f"{url}?{query}#decision" if query else url)
+
+    return wrapper
 
 
 # --- pages ---------------------------------------------------------------------------
@@ -232,38 +253,101 @@ def _decision(
 @require_GET
 def lobby(request: HttpRequest) -> HttpResponse:
     with_seats = Game.objects.select_related("creator__profile").annotate(taken=Count("seats"))
-    open_page = Paginator(
-        with_seats.filter(status=Game.Status.OPEN, is_public=True).order_by("created_at", "pk"),
-        LOBBY_PAGE,
-    ).get_page(request.GET.get("page"))
-    open_games = list(open_page)
-    for game in open_games:
-        game.decision_text = duration_text(game.decision_time)
-    finished = with_seats.filter(status=Game.Status.OVER, is_public=True).order_by("-finished_at")[
-        :RECENT_FINISHED
-    ]
-    mine = []
-    if request.user.is_authenticated:
-        games = (
-            Game.objects.filter(Q(seats__user=request.user) | Q(creator=request.user))
-            .distinct()
-            .select_related("to_move__user__profile")
-            .order_by("-created_at")
-        )
-        for game in games:
-            to_move = game.to_move if game.is_active else None
-            mine.append(
-                {
-                    "game": game,
-                    "yours": to_move is not None and to_move.user_id == request.user.pk,
-                    "waiting_for": to_move.display_name if to_move else "",
-                }
-            )
-    return render(
-        request,
-        "games/lobby.html",
-        {"open_games": open_games, "open_page": open_page, "finished": finished, "mine": mine},
+    public = with_seats.filter(is_public=True)
+    open_page = _page(request, "page", public.filter(status=Game.Status.OPEN), "created_at")
+    for game in open_page:
+        game.decision_text = describe.duration(game.decision_time)
+    playing = public.filter(status__in=services.ACTIVE).select_related("to_move__user__profile")
+    context = {
+        "open_games": list(open_page),
+        "open_page": open_page,
+        "playing_page": _page(request, "playing", playing, "-started_at"),
+        "finished": public.filter(status=Game.Status.OVER).order_by("-finished_at")[
+            :RECENT_FINISHED
+        ],
+        "mine": _my_games(request.user) if request.user.is_authenticated else [],
+        "bot_form": BotGameForm(),
+    }
+    context["your_turn"] = sum(1 for row in context["mine"] if row["yours"])
+    return render(request, "games/lobby.html", context)
+
+
+def _page(request: HttpRequest, parameter: str, games: Any, order: str) -> Any:
+    """One page of ``games`` (the page number in the query's ``parameter``)."""
+    paginator = Paginator(games.order_by(order, "pk"), LOBBY_PAGE)
+    return paginator.get_page(request.GET.get(parameter))
+
+
+def _my_games(user: Any) -> list[dict[str, Any]]:
+    """The player's games that are not over: those waiting for them first (soonest
+    deadline first), then the others running, then those waiting for players."""
+    games = (
+        Game.objects.filter(Q(seats__user=user) | Q(creator=user))
+        .filter(status__in=[Game.Status.OPEN, *services.ACTIVE])
+        .distinct()
+        .select_related("to_move__user__profile")
     )
+    rows = []
+    for game in games:
+        to_move = game.to_move if game.is_active else None
+        rows.append(
+            {
+                "game": game,
+                "yours": to_move is not None and to_move.user_id == user.pk and not game.is_paused,
+                "waiting_for": to_move.display_name if to_move else "",
+            }
+        )
+    far = timezone.now() + timedelta(days=3650)
+
+    def order(row: dict[str, Any]) -> tuple[int, datetime, int]:
+        game = row["game"]
+        group = 0 if row["yours"] else (1 if game.is_active else 2)
+        return group, game.deadline or far, -game.pk
+
+    return sorted(rows, key=order)
+
+
+@login_required
+@require_GET
+def next_decision(request: HttpRequest) -> HttpResponse:
+    """The game where the player's decision is due soonest; the lobby if there is none."""
+    mine = [row for row in _my_games(request.user) if row["yours"]]
+    if not mine:
+        messages.info(request, "No decision of yours is waiting: nothing to do for now.")
+        return redirect("games:lobby")
+    return redirect(_game_url(mine[0]["game"]) + "#decision")
+
+
+@require_GET
+def finished(request: HttpRequest) -> HttpResponse:
+    """Finished games, a page at a time: the public ones, or (``?mine=1``) the viewer's."""
+    mine = request.GET.get("mine") == "1" and request.user.is_authenticated
+    games = Game.objects.annotate(taken=Count("seats")).filter(
+        status__in=[Game.Status.OVER, Game.Status.ABANDONED]
+    )
+    if mine:
+        games = games.filter(seats__user=request.user)
+    else:
+        games = games.filter(is_public=True, status=Game.Status.OVER)
+    page = _page(request, "page", games, "-finished_at")
+    return render(request, "games/finished.html", {"page": page, "mine": mine})
+
+
+@require_POST
+@sign_in_first
+def bots(request: HttpRequest) -> HttpResponse:
+    """Play against bots, in one step from the lobby."""
+    form = BotGameForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, f"Refused: {_form_problem(form)}. {NOTHING_CHANGED}")
+        return redirect("games:lobby")
+    try:
+        game = services.play_against_bots(request.user, **form.cleaned_data)
+    except services.GameError as refusal:
+        messages.error(request, f"Refused: {refusal}. {NOTHING_CHANGED}")
+        return redirect("games:lobby")
+    messages.success(request, f"“{game}” has started: good luck.")
+    return redirect(_game_url(game))
 
 
 @login_required
@@ -286,11 +370,23 @@ def create(request: HttpRequest) -> HttpResponse:
 @require_GET
 def detail(request: HttpRequest, pk: int) -> HttpResponse:
     game = _visible_game(request, pk)
-    return _game_page(request, game, confirm=request.GET.get("confirm", ""))
+    again = {key: request.GET.get(key, "") for key in ("action", "notation")}
+    return _game_page(
+        request,
+        game,
+        confirm=request.GET.get("confirm", ""),
+        chosen=again["action"],
+        notation=again["notation"],
+    )
 
 
 def _game_page(
-    request: HttpRequest, game: Game, status: int = 200, confirm: str = ""
+    request: HttpRequest,
+    game: Game,
+    status: int = 200,
+    confirm: str = "",
+    chosen: str = "",
+    notation: str = "",
 ) -> HttpResponse:
     """The game page; a refused POST answers with it and its 4xx status, so a script
     (or a browser's history) can tell a refusal from a success, which redirects."""
@@ -311,13 +407,13 @@ def _game_page(
         "is_open": is_open,
         "choosing": choosing,
         "waiting_for": game.to_move if game.is_active else None,
-        "decision_time": duration_text(game.decision_time),
-        "bank_time": duration_text(game.bank_time),
-        "increment": duration_text(game.increment),
-        "retreat_time": duration_text(game.retreat_time),
+        "decision_time": describe.duration(game.decision_time),
+        "bank_time": describe.duration(game.bank_time),
+        "increment": describe.duration(game.increment),
+        "retreat_time": describe.duration(game.retreat_time),
         "start_lines": describe.describe_start(game.start_record, names),
         "log": _log(game, seats, names),
-        "decision": _decision(game, my_seat, state, names, confirm),
+        "decision": _decision(game, my_seat, state, names, confirm, chosen, notation),
         "move_form": MoveForm(),
         "pending_retreat": state.pending is not None if state else False,
         **position_context(_board(game), state, names),
@@ -331,6 +427,10 @@ def _game_page(
             context["can_start"] = len(seats) >= services.MIN_SEATS
             if game.home_assignment == Game.HomeAssignment.ASSIGNED:
                 context["assign_form"] = AssignHomeForm(game)
+    if my_seat is not None and game.status == Game.Status.PLAY and state is not None:
+        out = {state.players[i].name for i in state.eliminated}
+        if my_seat.player_name not in out:
+            context["resign_form"] = ResignForm()
     if organiser and not game.is_public:
         context["invite_url"] = request.build_absolute_uri(
             reverse("games:invite", args=[game.invite_token])
@@ -348,8 +448,8 @@ def _refusal_status(refusal: services.GameError) -> int:
     return 400
 
 
-@login_required
 @require_POST
+@sign_in_first
 def move(request: HttpRequest, pk: int) -> HttpResponse:
     # The happy path reads the game once, inside the service's locked transaction; the
     # visibility check runs only when the decision is refused (a stranger to a private
@@ -421,8 +521,8 @@ def _form_problem(form: Any) -> str:
     return "; ".join(f"{e}" for errors in form.errors.values() for e in errors)
 
 
-@login_required
 @require_POST
+@sign_in_first
 def join(request: HttpRequest, pk: int) -> HttpResponse:
     def act(game: Game) -> str:
         form = JoinForm(game, request.POST)
@@ -436,8 +536,8 @@ def join(request: HttpRequest, pk: int) -> HttpResponse:
     return _service_post(request, pk, act)
 
 
-@login_required
 @require_POST
+@sign_in_first
 def mute(request: HttpRequest, pk: int) -> HttpResponse:
     def act(game: Game) -> str:
         wanted = request.POST.get("muted")
@@ -454,8 +554,8 @@ def mute(request: HttpRequest, pk: int) -> HttpResponse:
     return _service_post(request, pk, act)
 
 
-@login_required
 @require_POST
+@sign_in_first
 def leave(request: HttpRequest, pk: int) -> HttpResponse:
     def act(game: Game) -> str:
         services.leave_game(game.pk, request.user)
@@ -464,8 +564,25 @@ def leave(request: HttpRequest, pk: int) -> HttpResponse:
     return _service_post(request, pk, act)
 
 
-@login_required
 @require_POST
+@sign_in_first
+def resign(request: HttpRequest, pk: int) -> HttpResponse:
+    game = _visible_game(request, pk)
+    form = ResignForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, f"Refused: {_form_problem(form)}. {NOTHING_CHANGED}")
+        return _game_page(request, game, status=400)
+    try:
+        services.resign(game.pk, request.user)
+    except services.GameError as refusal:
+        messages.error(request, f"Refused: {refusal}. {NOTHING_CHANGED}")
+        return _game_page(request, game, status=400)
+    messages.success(request, "You resigned: you have left the game. The others are told.")
+    return redirect(_game_url(game))
+
+
+@require_POST
+@sign_in_first
 def start(request: HttpRequest, pk: int) -> HttpResponse:
     def act(game: Game) -> str:
         services.start_game(game.pk, request.user)
@@ -474,8 +591,8 @@ def start(request: HttpRequest, pk: int) -> HttpResponse:
     return _service_post(request, pk, act)
 
 
-@login_required
 @require_POST
+@sign_in_first
 def cancel(request: HttpRequest, pk: int) -> HttpResponse:
     def act(game: Game) -> str:
         services.cancel_game(game.pk, request.user)
@@ -484,8 +601,8 @@ def cancel(request: HttpRequest, pk: int) -> HttpResponse:
     return _service_post(request, pk, act)
 
 
-@login_required
 @require_POST
+@sign_in_first
 def add_bot(request: HttpRequest, pk: int) -> HttpResponse:
     def act(game: Game) -> str:
         form = AddBotForm(game, request.POST)
@@ -499,8 +616,8 @@ def add_bot(request: HttpRequest, pk: int) -> HttpResponse:
     return _service_post(request, pk, act)
 
 
-@login_required
 @require_POST
+@sign_in_first
 def assign_home(request: HttpRequest, pk: int) -> HttpResponse:
     def act(game: Game) -> str:
         form = AssignHomeForm(game, request.POST)

@@ -132,7 +132,8 @@ def test_game_page_shows_seats_move_log_and_pretty_position_read_only(
     assert 'name="seats-0-user"' not in page  # the seat inline has no form fields
 
 
-def test_game_page_links_to_the_organisers_tools(admin_client: Client, game: Game) -> None:
+def test_game_page_links_to_the_organisers_tools(admin_client: Client, game_in_play: Game) -> None:
+    game = game_in_play
     page = admin_client.get(change_page(game)).content.decode()
 
     for name in ("move", "forfeit", "replace"):
@@ -140,6 +141,13 @@ def test_game_page_links_to_the_organisers_tools(admin_client: Client, game: Gam
     for action in ("pause_games", "extend_deadlines", "abandon_games"):
         assert f'value="{action}"' in page
     assert f"?game__id__exact={game.pk}" in page
+
+
+def test_forfeit_is_not_offered_during_setup(admin_client: Client, game: Game) -> None:
+    page = admin_client.get(change_page(game)).content.decode()
+
+    assert game_page("move", game) in page and game_page("replace", game) in page
+    assert game_page("forfeit", game) not in page
 
 
 def test_saving_the_game_form_is_refused(admin_client: Client, game: Game) -> None:

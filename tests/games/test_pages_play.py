@@ -508,3 +508,27 @@ def test_a_bot_seat_answers_a_web_decision_by_itself(
     assert game.moves.filter(source=Move.Source.BOT).exists()
     assert "<td>Bot</td>" in content
     assert "Greedy bot 2" in content
+
+
+def test_a_move_sent_after_signing_out_comes_back_on_the_game_page_after_signing_in(
+    game: Game, alice: AbstractBaseUser
+) -> None:
+    alice.set_password("a long enough secret")
+    alice.save()
+    alice.emailaddress_set.create(email=alice.email, verified=True, primary=True)
+    client = Client()  # alice signed out in another tab, then sent her move
+
+    sent = post_move(client, game, follow=False, action="place small canada", turn=0)
+    login = client.get(sent["Location"])
+    assert login.status_code == 200
+    signed_in = client.post(
+        sent["Location"],
+        {"login": "alice", "password": "a long enough secret"},
+        follow=True,
+    )
+
+    assert signed_in.status_code == 200
+    assert signed_in.redirect_chain[-1][0].startswith(reverse("games:detail", args=[game.pk]))
+    content = signed_in.content.decode()
+    assert 'value="place small canada" checked' in content
+    assert not game.moves.exists()  # shown again to submit, not submitted behind her back
