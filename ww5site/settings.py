@@ -7,6 +7,7 @@ HTTPS protections that `manage.py check --deploy` asks for.
 """
 
 import os
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
@@ -49,6 +50,7 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "allauth",
     "allauth.account",
+    "axes",
     "accounts",
     "games",
     "tournaments",
@@ -65,6 +67,8 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "allauth.account.middleware.AccountMiddleware",
     "accounts.middleware.TimeZoneMiddleware",
+    # Last, as django-axes asks: it turns a sign-in refused by the limit into its page.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "ww5site.urls"
@@ -99,6 +103,8 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # Accounts (django-allauth): sign up with a username and an email address that must
 # be confirmed before signing in; password reset by email.
 AUTHENTICATION_BACKENDS = [
+    # First: refuses a locked-out sign-in before any password is checked.
+    "accounts.backends.SignInLimitBackend",
     "accounts.backends.ProfileModelBackend",
     "allauth.account.auth_backends.AuthenticationBackend",
 ]
@@ -113,6 +119,25 @@ ACCOUNT_EMAIL_SUBJECT_PREFIX = "[World War 5] "
 LOGIN_REDIRECT_URL = "games:lobby"
 LOGIN_URL = "account_login"
 DEFAULT_FROM_EMAIL = os.environ.get("DJANGO_DEFAULT_FROM_EMAIL", "World War 5 <ww5@localhost>")
+ACCOUNT_RATE_LIMITS = {
+    # Failed sign-ins are limited by django-axes below, on the site and in the admin
+    # alike; allauth's own count would be a second, different limit on the site only.
+    "login_failed": False,
+}
+
+# Sign-in limit (django-axes), for every sign-in form: after SIGN_IN_FAILURE_LIMIT wrong
+# passwords in a row, signing in is refused with a 429 page until SIGN_IN_LOCKOUT_MINUTES
+# have passed without another try. Each refused try starts the wait again, so the page
+# can say when it ends. Failures are counted in the database, shared by every process.
+AXES_FAILURE_LIMIT = int(os.environ.get("SIGN_IN_FAILURE_LIMIT", "5"))
+AXES_COOLOFF_TIME = timedelta(minutes=float(os.environ.get("SIGN_IN_LOCKOUT_MINUTES", "15")))
+AXES_RESET_ON_SUCCESS = True
+AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = True
+# Counted per account and client together: a stranger's wrong passwords lock the account
+# for the stranger only, never for its owner signing in from elsewhere.
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_USERNAME_CALLABLE = "accounts.signin.attempted_account"
+AXES_LOCKOUT_CALLABLE = "accounts.signin.locked_out"
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
