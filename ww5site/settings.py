@@ -115,6 +115,7 @@ ACCOUNT_CONFIRM_EMAIL_ON_GET = False
 ACCOUNT_LOGOUT_ON_GET = False
 ACCOUNT_LOGOUT_REDIRECT_URL = "home"
 ACCOUNT_USER_DISPLAY = "accounts.services.display_name"
+ACCOUNT_ADAPTER = "accounts.adapter.AccountAdapter"
 ACCOUNT_EMAIL_SUBJECT_PREFIX = "[World War 5] "
 LOGIN_REDIRECT_URL = "games:lobby"
 LOGIN_URL = "account_login"
@@ -138,6 +139,17 @@ AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = True
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_USERNAME_CALLABLE = "accounts.signin.attempted_account"
 AXES_LOCKOUT_CALLABLE = "accounts.signin.locked_out"
+AXES_CLIENT_IP_CALLABLE = "accounts.clients.client_address"
+# Only failures are kept: a row for every successful sign-in would grow without end.
+AXES_DISABLE_ACCESS_LOG = True
+
+# The client's address, for the sign-in limit and allauth's rate limits. Behind reverse
+# proxies REMOTE_ADDR is the nearest proxy, shared by every client: TRUSTED_PROXY_COUNT
+# says how many proxies stand in front, each adding the address it heard from to the
+# CLIENT_IP_HEADER; the client is that many entries from the header's right. 0 (no
+# proxy): the header is ignored, since a client can write anything in it.
+TRUSTED_PROXY_COUNT = int(os.environ.get("TRUSTED_PROXY_COUNT", "0"))
+CLIENT_IP_HEADER = os.environ.get("CLIENT_IP_HEADER", "X-Forwarded-For")
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
