@@ -120,10 +120,18 @@ ACCOUNT_EMAIL_SUBJECT_PREFIX = "[World War 5] "
 LOGIN_REDIRECT_URL = "games:lobby"
 LOGIN_URL = "account_login"
 DEFAULT_FROM_EMAIL = os.environ.get("DJANGO_DEFAULT_FROM_EMAIL", "World War 5 <ww5@localhost>")
+# Password reset: no mail at all to an address that has no account (the page says the
+# same either way, so it tells nobody which addresses have one), and each address gets
+# at most PASSWORD_RESET_PER_ADDRESS reset mails an hour, each client may ask at most
+# PASSWORD_RESET_PER_CLIENT times an hour: the form cannot be used to flood a mailbox.
+ACCOUNT_EMAIL_UNKNOWN_ACCOUNTS = False
+PASSWORD_RESET_PER_ADDRESS = int(os.environ.get("PASSWORD_RESET_PER_ADDRESS", "3"))
+PASSWORD_RESET_PER_CLIENT = int(os.environ.get("PASSWORD_RESET_PER_CLIENT", "10"))
 ACCOUNT_RATE_LIMITS = {
     # Failed sign-ins are limited by django-axes below, on the site and in the admin
     # alike; allauth's own count would be a second, different limit on the site only.
     "login_failed": False,
+    "reset_password": f"{PASSWORD_RESET_PER_CLIENT}/h/ip,{PASSWORD_RESET_PER_ADDRESS}/h/key",
 }
 
 # Sign-in limit (django-axes), for every sign-in form: after SIGN_IN_FAILURE_LIMIT wrong
