@@ -1,13 +1,16 @@
-"""Authentication that loads the player's profile with the user, in one query."""
+"""Authentication: the sign-in limit's check, and the backend that loads the player's
+profile with the user in one query."""
 
 from __future__ import annotations
 
 from functools import cache
 from typing import Any
 
+from axes.backends import AxesStandaloneBackend
 from django.contrib.auth import get_user_model
 from django.contrib.auth.backends import ModelBackend
 from django.db import connection
+from django.http import HttpRequest
 
 from ww5site import rows
 
@@ -49,3 +52,23 @@ class ProfileModelBackend(ModelBackend):
         if profile is not None:
             rows.cache_related(profile, "user", user)
         return user if self.user_can_authenticate(user) else None
+
+
+class SignInLimitBackend(AxesStandaloneBackend):
+    """django-axes' sign-in limit (settings: AXES_*), checked before any password.
+
+    Every sign-in form (the site's and the admin's) passes its request, which is what the
+    limit counts against. A sign-in with no request (the test client's ``login``, a
+    shell) has no client to count, so it is let through to the other backends rather
+    than failing with axes' error."""
+
+    def authenticate(
+        self,
+        request: HttpRequest | None,
+        username: str | None = None,
+        password: str | None = None,
+        **kwargs: Any,
+    ) -> None:
+        if request is None:
+            return None
+        return super().authenticate(request, username, password, **kwargs)

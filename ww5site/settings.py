@@ -7,6 +7,7 @@ HTTPS protections that `manage.py check --deploy` asks for.
 """
 
 import os
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
@@ -49,6 +50,7 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "allauth",
     "allauth.account",
+    "axes",
     "accounts",
     "games",
     "tournaments",
@@ -65,6 +67,8 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "allauth.account.middleware.AccountMiddleware",
     "accounts.middleware.TimeZoneMiddleware",
+    # Last, as django-axes asks: it turns a sign-in refused by the limit into its page.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "ww5site.urls"
@@ -99,6 +103,8 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # Accounts (django-allauth): sign up with a username and an email address that must
 # be confirmed before signing in; password reset by email.
 AUTHENTICATION_BACKENDS = [
+    # First: refuses a locked-out sign-in before any password is checked.
+    "accounts.backends.SignInLimitBackend",
     "accounts.backends.ProfileModelBackend",
     "allauth.account.auth_backends.AuthenticationBackend",
 ]
@@ -109,10 +115,49 @@ ACCOUNT_CONFIRM_EMAIL_ON_GET = False
 ACCOUNT_LOGOUT_ON_GET = False
 ACCOUNT_LOGOUT_REDIRECT_URL = "home"
 ACCOUNT_USER_DISPLAY = "accounts.services.display_name"
+ACCOUNT_ADAPTER = "accounts.adapter.AccountAdapter"
 ACCOUNT_EMAIL_SUBJECT_PREFIX = "[World War 5] "
 LOGIN_REDIRECT_URL = "games:lobby"
 LOGIN_URL = "account_login"
 DEFAULT_FROM_EMAIL = os.environ.get("DJANGO_DEFAULT_FROM_EMAIL", "World War 5 <ww5@localhost>")
+# Password reset: no mail at all to an address that has no account (the page says the
+# same either way, so it tells nobody which addresses have one), and each address gets
+# at most PASSWORD_RESET_PER_ADDRESS reset mails an hour, each client may ask at most
+# PASSWORD_RESET_PER_CLIENT times an hour: the form cannot be used to flood a mailbox.
+ACCOUNT_EMAIL_UNKNOWN_ACCOUNTS = False
+PASSWORD_RESET_PER_ADDRESS = int(os.environ.get("PASSWORD_RESET_PER_ADDRESS", "3"))
+PASSWORD_RESET_PER_CLIENT = int(os.environ.get("PASSWORD_RESET_PER_CLIENT", "10"))
+ACCOUNT_RATE_LIMITS = {
+    # Failed sign-ins are limited by django-axes below, on the site and in the admin
+    # alike; allauth's own count would be a second, different limit on the site only.
+    "login_failed": False,
+    "reset_password": f"{PASSWORD_RESET_PER_CLIENT}/h/ip,{PASSWORD_RESET_PER_ADDRESS}/h/key",
+}
+
+# Sign-in limit (django-axes), for every sign-in form: after SIGN_IN_FAILURE_LIMIT wrong
+# passwords in a row, signing in is refused with a 429 page until SIGN_IN_LOCKOUT_MINUTES
+# have passed without another try. Each refused try starts the wait again, so the page
+# can say when it ends. Failures are counted in the database, shared by every process.
+AXES_FAILURE_LIMIT = int(os.environ.get("SIGN_IN_FAILURE_LIMIT", "5"))
+AXES_COOLOFF_TIME = timedelta(minutes=float(os.environ.get("SIGN_IN_LOCKOUT_MINUTES", "15")))
+AXES_RESET_ON_SUCCESS = True
+AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = True
+# Counted per account and client together: a stranger's wrong passwords lock the account
+# for the stranger only, never for its owner signing in from elsewhere.
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_USERNAME_CALLABLE = "accounts.signin.attempted_account"
+AXES_LOCKOUT_CALLABLE = "accounts.signin.locked_out"
+AXES_CLIENT_IP_CALLABLE = "accounts.clients.client_address"
+# Only failures are kept: a row for every successful sign-in would grow without end.
+AXES_DISABLE_ACCESS_LOG = True
+
+# The client's address, for the sign-in limit and allauth's rate limits. Behind reverse
+# proxies REMOTE_ADDR is the nearest proxy, shared by every client: TRUSTED_PROXY_COUNT
+# says how many proxies stand in front, each adding the address it heard from to the
+# CLIENT_IP_HEADER; the client is that many entries from the header's right. 0 (no
+# proxy): the header is ignored, since a client can write anything in it.
+TRUSTED_PROXY_COUNT = int(os.environ.get("TRUSTED_PROXY_COUNT", "0"))
+CLIENT_IP_HEADER = os.environ.get("CLIENT_IP_HEADER", "X-Forwarded-For")
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

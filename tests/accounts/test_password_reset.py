@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import re
+from typing import Any
 
 import pytest
 from django.contrib.auth.models import AbstractBaseUser
+from django.http import HttpResponse
 from django.test import Client
 
+from mail.models import OutgoingMail
 from tests.accounts.conftest import PASSWORD
 
 RESET_LINK = re.compile(r"https?://testserver(/accounts/password/reset/key/[^/\s]+/)")
@@ -87,3 +90,66 @@ def test_a_used_reset_link_does_not_work_twice(
     again = Client().get(path, follow=True)
 
     assert "The password reset link is invalid or has already been used" in (again.content.decode())
+
+
+@pytest.fixture
+def through_the_outbox(settings: Any, mailoutbox: list) -> list:
+    """Mail is written to the outbox table, as on the site, and delivered to the list."""
+    settings.EMAIL_BACKEND = "mail.backends.OutboxBackend"
+    settings.MAIL_TRANSPORT = "django.core.mail.backends.locmem.EmailBackend"
+    return mailoutbox
+
+
+def ask_for_reset(email: str, client: Client | None = None) -> HttpResponse:
+    return (client or Client()).post("/accounts/password/reset/", {"email": email}, follow=True)
+
+
+def test_no_mail_goes_to_an_address_without_an_account(
+    through_the_outbox: list, alice: AbstractBaseUser
+) -> None:
+    ask_for_reset("stranger@example.com")
+
+    assert not OutgoingMail.objects.exists()
+    assert through_the_outbox == []
+
+
+def test_the_page_says_the_same_whether_the_address_has_an_account_or_not(
+    through_the_outbox: list, alice: AbstractBaseUser
+) -> None:
+    known = ask_for_reset("alice@example.com")
+    unknown = ask_for_reset("stranger@example.com")
+
+    assert known.redirect_chain == unknown.redirect_chain
+    assert known.content == unknown.content
+    assert OutgoingMail.objects.filter(to_address="alice@example.com").count() == 1
+
+
+def test_an_address_gets_a_few_reset_mails_an_hour_at_most(
+    through_the_outbox: list, alice: AbstractBaseUser
+) -> None:
+    # From different clients, and however the address is written.
+    spellings = ["alice@example.com", "ALICE@example.com", "Alice@Example.com"]
+    for n, email in enumerate(spellings):
+        response = ask_for_reset(email, Client(REMOTE_ADDR=f"192.0.2.{n}"))
+        assert response.status_code == 200
+
+    refused = ask_for_reset("alice@example.com", Client(REMOTE_ADDR="192.0.2.99"))
+
+    assert refused.status_code == 429
+    assert "Too many requests" in refused.content.decode()
+    assert OutgoingMail.objects.filter(to_address="alice@example.com").count() == 3
+
+
+def test_a_client_asks_for_a_few_resets_an_hour_at_most(
+    through_the_outbox: list, alice: AbstractBaseUser
+) -> None:
+    client = Client(REMOTE_ADDR="203.0.113.9")
+    for n in range(10):
+        assert ask_for_reset(f"someone{n}@example.com", client).status_code == 200
+
+    refused = ask_for_reset("alice@example.com", client)
+
+    assert refused.status_code == 429
+    assert not OutgoingMail.objects.exists()
+    assert ask_for_reset("alice@example.com", Client(REMOTE_ADDR="198.51.100.7")).status_code == 200
+    assert OutgoingMail.objects.count() == 1
