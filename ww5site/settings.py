@@ -94,6 +94,21 @@ DATABASES = {
     ),
 }
 
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # The embedded default serves a threaded web server (and in-process jobs) from one
+    # file, and SQLite lets one connection write at a time. A deferred transaction that
+    # read and then wants to write cannot wait for another writer: it fails at once with
+    # "database is locked". IMMEDIATE transactions take the write lock when they begin,
+    # so simultaneous moves queue for it, up to the busy timeout (seconds); WAL lets
+    # readers go on beside the writer.
+    DATABASES["default"].setdefault("OPTIONS", {}).update(
+        {
+            "transaction_mode": "IMMEDIATE",
+            "timeout": 20,
+            "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL",
+        }
+    )
+
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # Accounts (django-allauth): sign up with a username and an email address that must

@@ -4,6 +4,8 @@
   it accepts; it can hold the first session at RCPT until the test releases it.
 - ``CeleryProcesses``: a Celery worker and a Celery beat, each a subprocess of
   ``python -m celery -A ww5site``, with their output kept in files.
+- ``WebServer``: the site served by a subprocess (gunicorn, or ``manage.py runserver``)
+  on a free localhost port, its standard output and error kept apart in files.
 - ``MailReader``: a player following a mail's link over HTTP (urllib with cookies),
   and ``decision_form``, which reads the decision form of the page it opens.
 """
@@ -290,6 +292,91 @@ def subprocess_env(**values: str) -> dict[str, str]:
     env["DJANGO_SETTINGS_MODULE"] = "ww5site.settings"
     env["PYTHONUNBUFFERED"] = "1"
     return env
+
+
+# --- a web server subprocess -----------------------------------------------------------
+
+
+class WebServer:
+    """The site served by ``command`` (which must listen on ``port``) in a subprocess."""
+
+    def __init__(self, command: list[str], port: int, env: dict[str, str], directory: Path):
+        self.command = command
+        self.port = port
+        self.env = env
+        self.stdout_path = directory / f"server-{port}.out"
+        self.stderr_path = directory / f"server-{port}.err"
+        self.process: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self, seconds: float = 30) -> None:
+        """Start it; returns once it accepts connections."""
+        with self.stdout_path.open("wb") as out, self.stderr_path.open("wb") as err:
+            self.process = subprocess.Popen(
+                self.command,
+                cwd=REPOSITORY,
+                env=self.env,
+                stdin=subprocess.DEVNULL,
+                stdout=out,
+                stderr=err,
+                start_new_session=True,
+            )
+        process = self.process
+
+        def listening() -> bool:
+            if process.poll() is not None:
+                raise AssertionError(
+                    f"{self.command[:3]} exited with {process.returncode}:\n{self.stderr()}"
+                )
+            try:
+                socket.create_connection(("127.0.0.1", self.port), timeout=1).close()
+            except OSError:
+                return False
+            return True
+
+        wait_until(listening, seconds, lambda: f"the server to listen:\n{self.stderr()}", 0.05)
+
+    def stop(self, grace: float = 10) -> None:
+        """SIGTERM to its process group (gunicorn's workers too), then SIGKILL."""
+        process = self.process
+        if process is None or process.poll() is not None:
+            return
+        os.killpg(process.pid, signal.SIGTERM)
+        try:
+            process.wait(timeout=grace)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait(timeout=10)
+
+    def stdout(self) -> str:
+        return self.stdout_path.read_text(errors="replace")
+
+    def stderr(self) -> str:
+        return self.stderr_path.read_text(errors="replace")
+
+
+def gunicorn_server(env: dict[str, str], directory: Path) -> WebServer:
+    """The site under gunicorn, as in production: one worker on a free port."""
+    port = free_port()
+    command = [sys.executable, "-m", "gunicorn", "ww5site.wsgi", f"--bind=127.0.0.1:{port}"]
+    return WebServer([*command, "--workers=1"], port, env, directory)
+
+
+def manage(*arguments: str, env: dict[str, str]) -> str:
+    """``manage.py`` with these arguments; its standard output. Fails on a non-zero exit."""
+    done = subprocess.run(
+        [sys.executable, "manage.py", *arguments],
+        cwd=REPOSITORY,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, f"manage.py {' '.join(arguments)}:\n{done.stderr}"
+    return done.stdout
 
 
 # --- a player following links ------------------------------------------------------------
