@@ -176,9 +176,10 @@ MAIL_TRANSPORT = (
 SITE_URL = os.environ.get("SITE_URL", "http://localhost:8000").rstrip("/")
 
 # A shared cache (Redis) when CACHE_URL is set: sessions are then read from it and
-# written through to the database ("cached_db"). Use a Redis database of its own, not
-# the broker's: clearing the cache empties its whole database. Without it, the local
-# default is an in-process cache and sessions live in the database.
+# written through to the database (Django's "cached_db", which here falls back to the
+# database while the cache fails). Use a Redis database of its own, not the broker's:
+# clearing the cache empties its whole database. Without it, the local default is an
+# in-process cache and sessions live in the database.
 CACHE_URL = os.environ.get("CACHE_URL", "")
 if CACHE_URL:
     CACHES = {
@@ -188,7 +189,7 @@ if CACHE_URL:
             "KEY_PREFIX": "ww5",
         }
     }
-    SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
+    SESSION_ENGINE = "ww5site.sessions"
 
 # Celery: Redis is the broker when REDIS_URL is set; without it, tasks run eagerly
 # in-process so the site works with nothing else running.

@@ -4,6 +4,8 @@
   it accepts; it can hold the first session at RCPT until the test releases it.
 - ``CeleryProcesses``: a Celery worker and a Celery beat, each a subprocess of
   ``python -m celery -A ww5site``, with their output kept in files.
+- ``RedisServer``: a private redis-server on a free localhost port, for a test to stop
+  and start again.
 - ``WebServer``: the site served by a subprocess (gunicorn, or ``manage.py runserver``)
   on a free localhost port, its standard output and error kept apart in files.
 - ``MailReader``: a player following a mail's link over HTTP (urllib with cookies),
@@ -34,6 +36,7 @@ from urllib.error import HTTPError
 from urllib.parse import quote, urlencode, urljoin
 from urllib.request import HTTPCookieProcessor, ProxyHandler, Request, build_opener
 
+import redis
 from aiosmtpd.controller import Controller
 from aiosmtpd.smtp import SMTP, Envelope, Session
 
@@ -292,6 +295,66 @@ def subprocess_env(**values: str) -> dict[str, str]:
     env["DJANGO_SETTINGS_MODULE"] = "ww5site.settings"
     env["PYTHONUNBUFFERED"] = "1"
     return env
+
+
+# --- a private Redis ----------------------------------------------------------------------
+
+
+class RedisServer:
+    """A redis-server of the test's own, which it may stop and start again.
+
+    Its snapshot file is in ``directory`` and it saves none by itself: stopped with
+    ``save=True`` it comes back with its contents, as a Redis restarted from its
+    snapshot (or only out of reach for a while) does; otherwise it comes back empty.
+    """
+
+    def __init__(self, program: str, directory: Path) -> None:
+        self.program = program
+        self.directory = directory
+        self.port = free_port()
+        self.process: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"redis://127.0.0.1:{self.port}/0"
+
+    def client(self) -> redis.Redis:
+        return redis.Redis(host="127.0.0.1", port=self.port, socket_timeout=5)
+
+    def start(self) -> None:
+        """Start it; returns once it answers PING."""
+        arguments = ["--port", str(self.port), "--bind", "127.0.0.1", "--save", ""]
+        arguments += ["--appendonly", "no", "--dir", str(self.directory)]
+        with (self.directory / f"redis-{self.port}.log").open("ab") as log:
+            self.process = subprocess.Popen(
+                [self.program, *arguments],
+                stdin=subprocess.DEVNULL,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+            )
+
+        def answers() -> bool:
+            try:
+                return bool(self.client().ping())
+            except redis.ConnectionError:
+                return False
+
+        wait_until(answers, 20, f"redis-server on port {self.port} to answer")
+
+    def stop(self, save: bool = False) -> None:
+        """SIGTERM (after SAVE, writing its snapshot, if ``save``); returns once it exited."""
+        process = self.process
+        if process is None or process.poll() is not None:
+            return
+        if save:
+            self.client().save()
+        process.terminate()
+        try:
+            process.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(timeout=10)
 
 
 # --- a web server subprocess -----------------------------------------------------------
