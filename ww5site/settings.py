@@ -7,6 +7,7 @@ HTTPS protections that `manage.py check --deploy` asks for.
 """
 
 import os
+from email.utils import getaddresses
 from pathlib import Path
 
 import dj_database_url
@@ -172,6 +173,41 @@ MAIL_TRANSPORT = (
     if EMAIL_HOST
     else "django.core.mail.backends.console.EmailBackend"
 )
+# Errors reach standard error (gunicorn's and Celery's logs) with their tracebacks, and
+# with DJANGO_ADMINS ("Name <address>, ...") the errors Django logs, a 500 above all,
+# reach those addresses by mail too. Straight through MAIL_TRANSPORT, not the outbox:
+# the outbox is a database table, and a failing database is among the errors to report.
+ADMINS = [
+    (name, address)
+    for name, address in getaddresses([os.environ.get("DJANGO_ADMINS", "")])
+    if address
+]
+SERVER_EMAIL = DEFAULT_FROM_EMAIL
+EMAIL_SUBJECT_PREFIX = "[World War 5] "
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {
+        "plain": {"format": "%(asctime)s %(levelname)s %(name)s [%(process)d]: %(message)s"}
+    },
+    "filters": {"require_debug_false": {"()": "django.utils.log.RequireDebugFalse"}},
+    "handlers": {
+        "stderr": {"class": "logging.StreamHandler", "formatter": "plain"},
+        "mail_admins": {
+            "level": "ERROR",
+            "class": "django.utils.log.AdminEmailHandler",
+            "filters": ["require_debug_false"],
+            "email_backend": MAIL_TRANSPORT,
+        },
+    },
+    "root": {"handlers": ["stderr"], "level": "WARNING"},
+    "loggers": {
+        "django": {"handlers": ["mail_admins"], "level": "INFO"},
+        # Requests naming another host come from scanners: logged, mailed to no one.
+        "django.security.DisallowedHost": {"handlers": ["stderr"], "propagate": False},
+    },
+}
+
 # Absolute links in mails (unsubscribe) start with this.
 SITE_URL = os.environ.get("SITE_URL", "http://localhost:8000").rstrip("/")
 
