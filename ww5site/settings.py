@@ -58,6 +58,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # Static files from STATIC_ROOT (collectstatic) before any session or database work.
+    "whitenoise.middleware.WhiteNoiseMiddleware",
     "ww5site.middleware.FormCharsetMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -143,9 +145,23 @@ TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True
 
+# Served by WhiteNoise (the middleware above), in production from STATIC_ROOT as
+# `collectstatic` leaves it: compressed copies, and names carrying a hash of the
+# content, so browsers may keep them for ever. While debugging, straight from static/.
 STATIC_URL = "static/"
-STATIC_ROOT = BASE_DIR / "staticfiles"
+STATIC_ROOT = Path(os.environ.get("DJANGO_STATIC_ROOT", BASE_DIR / "staticfiles"))
 STATICFILES_DIRS = [BASE_DIR / "static"]
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {
+        "BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"
+        if DEBUG
+        else "whitenoise.storage.CompressedManifestStaticFilesStorage"
+    },
+}
+# Decided by DJANGO_DEBUG, as the storage is (WhiteNoise would look at DEBUG, which the
+# test runner turns off, when the test settings have no STATIC_ROOT to serve).
+WHITENOISE_USE_FINDERS = WHITENOISE_AUTOREFRESH = DEBUG
 
 # Mail: everything the site sends, Django's own mail included (allauth's confirmations
 # and password resets), is written to the outbox table in the caller's transaction and

@@ -3,11 +3,15 @@
 - A 500 leaves its traceback on gunicorn's standard error, and reaches the admins by
   mail straight through the SMTP server (the database that would hold the outbox is
   the very thing failing here: it does not exist).
+- Static files, after ``collectstatic``, are served by the site itself: the pages link
+  the stylesheet by its hashed name, served compressed and cacheable for ever.
 """
 
 from __future__ import annotations
 
+import gzip
 import http.client
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -18,15 +22,18 @@ from django.conf import settings as django_settings
 from django.db import connection
 
 from tests.integration.helpers import (
+    REPOSITORY,
     SmtpSink,
     WebServer,
     database_url,
     gunicorn_server,
+    manage,
     subprocess_env,
 )
 
 ADMIN = "admin@example.org"
 MISSING_DATABASE = "ww5_no_such_database"
+STYLESHEET = re.compile(r'<link rel="stylesheet" href="(/static/css/site\.[0-9a-f]{12}\.css)">')
 
 
 def production_env(**values: str) -> dict[str, str]:
@@ -93,3 +100,35 @@ def test_a_server_error_is_logged_with_its_traceback_and_mailed_to_the_admins(
     assert "ERROR django.request" in errors and "Internal Server Error: /games/" in errors
     assert "Traceback (most recent call last):" in errors
     assert f'database "{MISSING_DATABASE}" does not exist' in errors
+
+
+@pytest.fixture
+def static_server(tmp_path: Path) -> Iterator[WebServer]:
+    """gunicorn after collectstatic into a directory of the test's own."""
+    env = production_env(
+        DATABASE_URL=f"sqlite:///{tmp_path / 'site.sqlite3'}",  # the home page reads none
+        DJANGO_STATIC_ROOT=str(tmp_path / "static"),
+    )
+    manage("collectstatic", "--noinput", env=env)
+    server = gunicorn_server(env, tmp_path)
+    server.start()
+    yield server
+    server.stop()
+
+
+def test_the_stylesheet_is_served_by_its_hashed_name_compressed(
+    static_server: WebServer,
+) -> None:
+    page = get(static_server, "/")
+    assert page.status == 200
+    found = STYLESHEET.search(page.body.decode())
+    assert found is not None, page.body
+
+    stylesheet = get(static_server, found.group(1), **{"Accept-Encoding": "gzip"})
+
+    assert stylesheet.status == 200
+    assert stylesheet.headers["Content-Type"].startswith("text/css")
+    assert stylesheet.headers["Content-Encoding"] == "gzip"
+    assert "immutable" in stylesheet.headers["Cache-Control"]
+    source = (REPOSITORY / "static" / "css" / "site.css").read_bytes()
+    assert gzip.decompress(stylesheet.body) == source
