@@ -180,6 +180,12 @@ EMAIL_TIMEOUT = 30
 # A mail still "sending" this long after its worker claimed it lost that worker (it was
 # killed): the outbox sweeper sends it again. Keep it far above EMAIL_TIMEOUT.
 MAIL_CLAIM_EXPIRES_SECONDS = int(os.environ.get("MAIL_CLAIM_EXPIRES_SECONDS", "600"))
+# A mail still "queued" this long after it was due lost its send task (a worker killed
+# with the task taken but not started, a broker down at commit): the outbox sweeper
+# sends it. The broker itself would hand a killed worker's task on only after its
+# visibility timeout, an hour. Short: a live queue hands its tasks out in moments, and
+# the send's claim makes a task that turns up after all harmless.
+MAIL_SEND_LOST_AFTER_SECONDS = int(os.environ.get("MAIL_SEND_LOST_AFTER_SECONDS", "90"))
 # A sender keeps its connection to the mail server open for its next mails: closed after
 # this long unused (a NOOP checks it before each use), or after this many mails.
 MAIL_CONNECTION_IDLE_SECONDS = int(os.environ.get("MAIL_CONNECTION_IDLE_SECONDS", "60"))
@@ -249,6 +255,11 @@ REDIS_URL = os.environ.get("REDIS_URL", "")
 CELERY_BROKER_URL = REDIS_URL or "memory://"
 CELERY_TASK_ALWAYS_EAGER = not REDIS_URL
 CELERY_TASK_EAGER_PROPAGATES = True
+# A worker reserves as many tasks as it runs at once (its concurrency; a send_mail task
+# is acknowledged only when done), not four times as many: the tasks a killed worker
+# held wait for the outbox sweep (MAIL_SEND_LOST_AFTER_SECONDS), and a busy worker
+# leaves the queue to the idle ones.
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TIMEZONE = TIME_ZONE
 # A player is reminded of a pending decision when this share of its time is left
 # (0 turns reminders off).

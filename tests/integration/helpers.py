@@ -188,14 +188,14 @@ class CeleryProcesses:
         self.running: dict[str, Running] = {}
         self.stopped: dict[str, Running] = {}
 
-    def _start(self, name: str, arguments: list[str]) -> Running:
+    def _start(self, name: str, arguments: list[str], env: dict[str, str]) -> Running:
         assert name not in self.running and name not in self.stopped, f"{name} ran already"
         log_path = self.directory / f"{name}.log"
         log_file = log_path.open("wb")
         process = subprocess.Popen(
             [sys.executable, "-m", "celery", "-A", "ww5site", *arguments],
             cwd=REPOSITORY,
-            env=self.env,
+            env={**self.env, **env},
             stdin=subprocess.DEVNULL,
             stdout=log_file,
             stderr=subprocess.STDOUT,
@@ -220,32 +220,36 @@ class CeleryProcesses:
             every=0.05,
         )
 
-    def start_worker(self, name: str) -> None:
-        """A worker with the solo pool, as in production; returns once it is ready."""
+    def start_worker(self, name: str, pool: str = "solo", concurrency: int = 1, **env: str) -> None:
+        """A worker, by default with the solo pool; ``env``: more environment. Returns once
+        it is ready."""
         running = self._start(
             name,
             [
                 "worker",
-                "--pool=solo",
+                f"--pool={pool}",
+                f"--concurrency={concurrency}",
                 "--loglevel=INFO",
                 f"--hostname={name}@%h",
                 "--without-gossip",
                 "--without-mingle",
                 "--without-heartbeat",
             ],
+            env,
         )
         self._wait_for_line(running, " ready.", seconds=30)
 
     def start_beat(self, name: str = "beat") -> None:
         """The beat, with its schedule file in the test's directory."""
         schedule = self.directory / "beat-schedule"
-        running = self._start(name, ["beat", "--loglevel=INFO", f"--schedule={schedule}"])
+        running = self._start(name, ["beat", "--loglevel=INFO", f"--schedule={schedule}"], {})
         self._wait_for_line(running, "beat: Starting", seconds=30)
 
     def kill(self, name: str) -> int:
-        """SIGKILL: the process dies at once, in whatever it was doing."""
+        """SIGKILL: the process (and a worker's pool processes) dies at once, in whatever
+        it was doing."""
         running = self.running.pop(name)
-        running.process.send_signal(signal.SIGKILL)
+        os.killpg(running.process.pid, signal.SIGKILL)
         code = running.process.wait(timeout=10)
         running.log_file.close()
         self.stopped[name] = running
