@@ -289,9 +289,10 @@ def main() -> None:
     env = server_env(DATABASE_URL)
     os.environ.update(env)
     python = sys.executable
-    subprocess.run(
-        [python, "manage.py", "migrate", "--noinput", "-v0"], cwd=ROOT, env=env, check=True
-    )
+    for command in (["migrate"], ["collectstatic"]):
+        subprocess.run(
+            [python, "manage.py", *command, "--noinput", "-v0"], cwd=ROOT, env=env, check=True
+        )
     server = subprocess.Popen(
         [
             str(Path(python).with_name("gunicorn")),

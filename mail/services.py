@@ -62,9 +62,6 @@ RETRY_DELAYS = (
 # database went away after the send). Far above EMAIL_TIMEOUT, so a slow but live send
 # is never taken for a dead one.
 CLAIM_EXPIRES = timedelta(seconds=settings.MAIL_CLAIM_EXPIRES_SECONDS)
-# A row still "queued" this long after it was due lost its send task (the broker was
-# down at commit, or the process died between commit and queueing the task).
-SEND_LOST_AFTER = timedelta(minutes=5)
 SWEEP_LIMIT = 1000
 
 UNSUBSCRIBE_SALT = "mail.unsubscribe"
@@ -498,12 +495,19 @@ def sweep_outbox(now: datetime | None = None) -> list[int]:
     stale.update(status=Status.RETRY, next_attempt_at=now, last_error=dead_worker)
     due = OutgoingMail.objects.filter(
         Q(status=Status.RETRY, next_attempt_at__lte=now)
-        | Q(status=Status.QUEUED, next_attempt_at__lte=now - SEND_LOST_AFTER)
+        | Q(status=Status.QUEUED, next_attempt_at__lte=now - send_lost_after())
     )
     ids = list(due.order_by("next_attempt_at").values_list("pk", flat=True)[:SWEEP_LIMIT])
     with transaction.atomic():
         _send_after_commit(ids)
     return ids
+
+
+def send_lost_after() -> timedelta:
+    """How long after it was due a row still "queued" has lost its send task: the broker
+    was down at commit, the process died between commit and queueing the task, or a
+    worker was killed holding the task (MAIL_SEND_LOST_AFTER_SECONDS)."""
+    return timedelta(seconds=settings.MAIL_SEND_LOST_AFTER_SECONDS)
 
 
 def requeue(mail_ids: Iterable[int], now: datetime | None = None) -> int:

@@ -6,6 +6,7 @@ CI (CI=true) it fails instead, because CI promises those services.
 """
 
 import os
+import shutil
 import socket
 from collections.abc import Iterator, Mapping
 from urllib.parse import urlsplit
@@ -49,6 +50,17 @@ def require_service(
         return
     else:
         message = f"{name} does not answer at {address[0]}:{address[1]}: {how_to_enable}"
+    if environ.get("CI") == "true":
+        pytest.fail(f"{message} (CI=true requires it)", pytrace=False)
+    pytest.skip(message)
+
+
+def require_program(name: str, how_to_install: str, environ: Mapping[str, str] = os.environ) -> str:
+    """The path of the program ``name``; the running test skips without it (fails under CI)."""
+    path = shutil.which(name)
+    if path is not None:
+        return path
+    message = f"{name} is not installed: {how_to_install}"
     if environ.get("CI") == "true":
         pytest.fail(f"{message} (CI=true requires it)", pytrace=False)
     pytest.skip(message)

@@ -8,6 +8,7 @@ HTTPS protections that `manage.py check --deploy` asks for.
 
 import os
 from datetime import timedelta
+from email.utils import getaddresses
 from pathlib import Path
 
 import dj_database_url
@@ -59,6 +60,9 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # Static files from STATIC_ROOT (collectstatic) before any session or database work.
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "ww5site.middleware.FormCharsetMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -97,6 +101,21 @@ DATABASES = {
         conn_health_checks=True,
     ),
 }
+
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # The embedded default serves a threaded web server (and in-process jobs) from one
+    # file, and SQLite lets one connection write at a time. A deferred transaction that
+    # read and then wants to write cannot wait for another writer: it fails at once with
+    # "database is locked". IMMEDIATE transactions take the write lock when they begin,
+    # so simultaneous moves queue for it, up to the busy timeout (seconds); WAL lets
+    # readers go on beside the writer.
+    DATABASES["default"].setdefault("OPTIONS", {}).update(
+        {
+            "transaction_mode": "IMMEDIATE",
+            "timeout": 20,
+            "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL",
+        }
+    )
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
@@ -171,9 +190,23 @@ TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True
 
+# Served by WhiteNoise (the middleware above), in production from STATIC_ROOT as
+# `collectstatic` leaves it: compressed copies, and names carrying a hash of the
+# content, so browsers may keep them for ever. While debugging, straight from static/.
 STATIC_URL = "static/"
-STATIC_ROOT = BASE_DIR / "staticfiles"
+STATIC_ROOT = Path(os.environ.get("DJANGO_STATIC_ROOT", BASE_DIR / "staticfiles"))
 STATICFILES_DIRS = [BASE_DIR / "static"]
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {
+        "BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"
+        if DEBUG
+        else "whitenoise.storage.CompressedManifestStaticFilesStorage"
+    },
+}
+# Decided by DJANGO_DEBUG, as the storage is (WhiteNoise would look at DEBUG, which the
+# test runner turns off, when the test settings have no STATIC_ROOT to serve).
+WHITENOISE_USE_FINDERS = WHITENOISE_AUTOREFRESH = DEBUG
 
 # Mail: everything the site sends, Django's own mail included (allauth's confirmations
 # and password resets), is written to the outbox table in the caller's transaction and
@@ -192,6 +225,12 @@ EMAIL_TIMEOUT = 30
 # A mail still "sending" this long after its worker claimed it lost that worker (it was
 # killed): the outbox sweeper sends it again. Keep it far above EMAIL_TIMEOUT.
 MAIL_CLAIM_EXPIRES_SECONDS = int(os.environ.get("MAIL_CLAIM_EXPIRES_SECONDS", "600"))
+# A mail still "queued" this long after it was due lost its send task (a worker killed
+# with the task taken but not started, a broker down at commit): the outbox sweeper
+# sends it. The broker itself would hand a killed worker's task on only after its
+# visibility timeout, an hour. Short: a live queue hands its tasks out in moments, and
+# the send's claim makes a task that turns up after all harmless.
+MAIL_SEND_LOST_AFTER_SECONDS = int(os.environ.get("MAIL_SEND_LOST_AFTER_SECONDS", "90"))
 # A sender keeps its connection to the mail server open for its next mails: closed after
 # this long unused (a NOOP checks it before each use), or after this many mails.
 MAIL_CONNECTION_IDLE_SECONDS = int(os.environ.get("MAIL_CONNECTION_IDLE_SECONDS", "60"))
@@ -201,13 +240,49 @@ MAIL_TRANSPORT = (
     if EMAIL_HOST
     else "django.core.mail.backends.console.EmailBackend"
 )
+# Errors reach standard error (gunicorn's and Celery's logs) with their tracebacks, and
+# with DJANGO_ADMINS ("Name <address>, ...") the errors Django logs, a 500 above all,
+# reach those addresses by mail too. Straight through MAIL_TRANSPORT, not the outbox:
+# the outbox is a database table, and a failing database is among the errors to report.
+ADMINS = [
+    (name, address)
+    for name, address in getaddresses([os.environ.get("DJANGO_ADMINS", "")])
+    if address
+]
+SERVER_EMAIL = DEFAULT_FROM_EMAIL
+EMAIL_SUBJECT_PREFIX = "[World War 5] "
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {
+        "plain": {"format": "%(asctime)s %(levelname)s %(name)s [%(process)d]: %(message)s"}
+    },
+    "filters": {"require_debug_false": {"()": "django.utils.log.RequireDebugFalse"}},
+    "handlers": {
+        "stderr": {"class": "logging.StreamHandler", "formatter": "plain"},
+        "mail_admins": {
+            "level": "ERROR",
+            "class": "django.utils.log.AdminEmailHandler",
+            "filters": ["require_debug_false"],
+            "email_backend": MAIL_TRANSPORT,
+        },
+    },
+    "root": {"handlers": ["stderr"], "level": "WARNING"},
+    "loggers": {
+        "django": {"handlers": ["mail_admins"], "level": "INFO"},
+        # Requests naming another host come from scanners: logged, mailed to no one.
+        "django.security.DisallowedHost": {"handlers": ["stderr"], "propagate": False},
+    },
+}
+
 # Absolute links in mails (unsubscribe) start with this.
 SITE_URL = os.environ.get("SITE_URL", "http://localhost:8000").rstrip("/")
 
 # A shared cache (Redis) when CACHE_URL is set: sessions are then read from it and
-# written through to the database ("cached_db"). Use a Redis database of its own, not
-# the broker's: clearing the cache empties its whole database. Without it, the local
-# default is an in-process cache and sessions live in the database.
+# written through to the database (Django's "cached_db", which here falls back to the
+# database while the cache fails). Use a Redis database of its own, not the broker's:
+# clearing the cache empties its whole database. Without it, the local default is an
+# in-process cache and sessions live in the database.
 CACHE_URL = os.environ.get("CACHE_URL", "")
 if CACHE_URL:
     CACHES = {
@@ -217,7 +292,7 @@ if CACHE_URL:
             "KEY_PREFIX": "ww5",
         }
     }
-    SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
+    SESSION_ENGINE = "ww5site.sessions"
 
 # Celery: Redis is the broker when REDIS_URL is set; without it, tasks run eagerly
 # in-process so the site works with nothing else running.
@@ -225,6 +300,11 @@ REDIS_URL = os.environ.get("REDIS_URL", "")
 CELERY_BROKER_URL = REDIS_URL or "memory://"
 CELERY_TASK_ALWAYS_EAGER = not REDIS_URL
 CELERY_TASK_EAGER_PROPAGATES = True
+# A worker reserves as many tasks as it runs at once (its concurrency; a send_mail task
+# is acknowledged only when done), not four times as many: the tasks a killed worker
+# held wait for the outbox sweep (MAIL_SEND_LOST_AFTER_SECONDS), and a busy worker
+# leaves the queue to the idle ones.
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TIMEZONE = TIME_ZONE
 # A broker that is down must not hold a request for long: a job handed over after a
 # commit is given up after these short retries (the periodic sweeps pick its work up).

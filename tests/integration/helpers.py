@@ -4,6 +4,10 @@
   it accepts; it can hold the first session at RCPT until the test releases it.
 - ``CeleryProcesses``: a Celery worker and a Celery beat, each a subprocess of
   ``python -m celery -A ww5site``, with their output kept in files.
+- ``RedisServer``: a private redis-server on a free localhost port, for a test to stop
+  and start again.
+- ``WebServer``: the site served by a subprocess (gunicorn, or ``manage.py runserver``)
+  on a free localhost port, its standard output and error kept apart in files.
 - ``MailReader``: a player following a mail's link over HTTP (urllib with cookies),
   and ``decision_form``, which reads the decision form of the page it opens.
 """
@@ -32,6 +36,7 @@ from urllib.error import HTTPError
 from urllib.parse import quote, urlencode, urljoin
 from urllib.request import HTTPCookieProcessor, ProxyHandler, Request, build_opener
 
+import redis
 from aiosmtpd.controller import Controller
 from aiosmtpd.smtp import SMTP, Envelope, Session
 
@@ -183,14 +188,14 @@ class CeleryProcesses:
         self.running: dict[str, Running] = {}
         self.stopped: dict[str, Running] = {}
 
-    def _start(self, name: str, arguments: list[str]) -> Running:
+    def _start(self, name: str, arguments: list[str], env: dict[str, str]) -> Running:
         assert name not in self.running and name not in self.stopped, f"{name} ran already"
         log_path = self.directory / f"{name}.log"
         log_file = log_path.open("wb")
         process = subprocess.Popen(
             [sys.executable, "-m", "celery", "-A", "ww5site", *arguments],
             cwd=REPOSITORY,
-            env=self.env,
+            env={**self.env, **env},
             stdin=subprocess.DEVNULL,
             stdout=log_file,
             stderr=subprocess.STDOUT,
@@ -215,32 +220,36 @@ class CeleryProcesses:
             every=0.05,
         )
 
-    def start_worker(self, name: str) -> None:
-        """A worker with the solo pool, as in production; returns once it is ready."""
+    def start_worker(self, name: str, pool: str = "solo", concurrency: int = 1, **env: str) -> None:
+        """A worker, by default with the solo pool; ``env``: more environment. Returns once
+        it is ready."""
         running = self._start(
             name,
             [
                 "worker",
-                "--pool=solo",
+                f"--pool={pool}",
+                f"--concurrency={concurrency}",
                 "--loglevel=INFO",
                 f"--hostname={name}@%h",
                 "--without-gossip",
                 "--without-mingle",
                 "--without-heartbeat",
             ],
+            env,
         )
         self._wait_for_line(running, " ready.", seconds=30)
 
     def start_beat(self, name: str = "beat") -> None:
         """The beat, with its schedule file in the test's directory."""
         schedule = self.directory / "beat-schedule"
-        running = self._start(name, ["beat", "--loglevel=INFO", f"--schedule={schedule}"])
+        running = self._start(name, ["beat", "--loglevel=INFO", f"--schedule={schedule}"], {})
         self._wait_for_line(running, "beat: Starting", seconds=30)
 
     def kill(self, name: str) -> int:
-        """SIGKILL: the process dies at once, in whatever it was doing."""
+        """SIGKILL: the process (and a worker's pool processes) dies at once, in whatever
+        it was doing."""
         running = self.running.pop(name)
-        running.process.send_signal(signal.SIGKILL)
+        os.killpg(running.process.pid, signal.SIGKILL)
         code = running.process.wait(timeout=10)
         running.log_file.close()
         self.stopped[name] = running
@@ -290,6 +299,151 @@ def subprocess_env(**values: str) -> dict[str, str]:
     env["DJANGO_SETTINGS_MODULE"] = "ww5site.settings"
     env["PYTHONUNBUFFERED"] = "1"
     return env
+
+
+# --- a private Redis ----------------------------------------------------------------------
+
+
+class RedisServer:
+    """A redis-server of the test's own, which it may stop and start again.
+
+    Its snapshot file is in ``directory`` and it saves none by itself: stopped with
+    ``save=True`` it comes back with its contents, as a Redis restarted from its
+    snapshot (or only out of reach for a while) does; otherwise it comes back empty.
+    """
+
+    def __init__(self, program: str, directory: Path) -> None:
+        self.program = program
+        self.directory = directory
+        self.port = free_port()
+        self.process: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"redis://127.0.0.1:{self.port}/0"
+
+    def client(self) -> redis.Redis:
+        return redis.Redis(host="127.0.0.1", port=self.port, socket_timeout=5)
+
+    def start(self) -> None:
+        """Start it; returns once it answers PING."""
+        arguments = ["--port", str(self.port), "--bind", "127.0.0.1", "--save", ""]
+        arguments += ["--appendonly", "no", "--dir", str(self.directory)]
+        with (self.directory / f"redis-{self.port}.log").open("ab") as log:
+            self.process = subprocess.Popen(
+                [self.program, *arguments],
+                stdin=subprocess.DEVNULL,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+            )
+
+        def answers() -> bool:
+            try:
+                return bool(self.client().ping())
+            except redis.ConnectionError:
+                return False
+
+        wait_until(answers, 20, f"redis-server on port {self.port} to answer")
+
+    def stop(self, save: bool = False) -> None:
+        """SIGTERM (after SAVE, writing its snapshot, if ``save``); returns once it exited."""
+        process = self.process
+        if process is None or process.poll() is not None:
+            return
+        if save:
+            self.client().save()
+        process.terminate()
+        try:
+            process.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(timeout=10)
+
+
+# --- a web server subprocess -----------------------------------------------------------
+
+
+class WebServer:
+    """The site served by ``command`` (which must listen on ``port``) in a subprocess."""
+
+    def __init__(self, command: list[str], port: int, env: dict[str, str], directory: Path):
+        self.command = command
+        self.port = port
+        self.env = env
+        self.stdout_path = directory / f"server-{port}.out"
+        self.stderr_path = directory / f"server-{port}.err"
+        self.process: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self, seconds: float = 30) -> None:
+        """Start it; returns once it accepts connections."""
+        with self.stdout_path.open("wb") as out, self.stderr_path.open("wb") as err:
+            self.process = subprocess.Popen(
+                self.command,
+                cwd=REPOSITORY,
+                env=self.env,
+                stdin=subprocess.DEVNULL,
+                stdout=out,
+                stderr=err,
+                start_new_session=True,
+            )
+        process = self.process
+
+        def listening() -> bool:
+            if process.poll() is not None:
+                raise AssertionError(
+                    f"{self.command[:3]} exited with {process.returncode}:\n{self.stderr()}"
+                )
+            try:
+                socket.create_connection(("127.0.0.1", self.port), timeout=1).close()
+            except OSError:
+                return False
+            return True
+
+        wait_until(listening, seconds, lambda: f"the server to listen:\n{self.stderr()}", 0.05)
+
+    def stop(self, grace: float = 10) -> None:
+        """SIGTERM to its process group (gunicorn's workers too), then SIGKILL."""
+        process = self.process
+        if process is None or process.poll() is not None:
+            return
+        os.killpg(process.pid, signal.SIGTERM)
+        try:
+            process.wait(timeout=grace)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait(timeout=10)
+
+    def stdout(self) -> str:
+        return self.stdout_path.read_text(errors="replace")
+
+    def stderr(self) -> str:
+        return self.stderr_path.read_text(errors="replace")
+
+
+def gunicorn_server(env: dict[str, str], directory: Path) -> WebServer:
+    """The site under gunicorn, as in production: one worker on a free port."""
+    port = free_port()
+    command = [sys.executable, "-m", "gunicorn", "ww5site.wsgi", f"--bind=127.0.0.1:{port}"]
+    return WebServer([*command, "--workers=1"], port, env, directory)
+
+
+def manage(*arguments: str, env: dict[str, str]) -> str:
+    """``manage.py`` with these arguments; its standard output. Fails on a non-zero exit."""
+    done = subprocess.run(
+        [sys.executable, "manage.py", *arguments],
+        cwd=REPOSITORY,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, f"manage.py {' '.join(arguments)}:\n{done.stderr}"
+    return done.stdout
 
 
 # --- a player following links ------------------------------------------------------------
@@ -371,112 +525,3 @@ def decision_form(page: Page) -> DecisionForm:
     form = forms[0]
     form.action = urljoin(page.url, form.action or page.url)
     return form
-
-
-# --- a Redis server of the test's own ----------------------------------------------------
-
-
-class RedisServer:
-    """A redis-server on a free localhost port that the test may stop and start again
-    (the shared Redis other tests use is never stopped). It keeps nothing on disk."""
-
-    def __init__(self, directory: Path) -> None:
-        self.directory = directory
-        self.port = free_port()
-        self.process: subprocess.Popen[bytes] | None = None
-
-    @property
-    def url(self) -> str:
-        return f"redis://127.0.0.1:{self.port}/0"
-
-    def start(self) -> None:
-        assert self.process is None, "the Redis server is running already"
-        self.process = subprocess.Popen(
-            [
-                "redis-server",
-                "--bind",
-                "127.0.0.1",
-                "--port",
-                str(self.port),
-                "--save",
-                "",
-                "--appendonly",
-                "no",
-                "--dir",
-                str(self.directory),
-            ],
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-            start_new_session=True,
-        )
-        wait_until(self._answers, 10, f"redis-server to answer on port {self.port}", every=0.05)
-
-    def stop(self) -> None:
-        """Stopped at once (SIGKILL), as when the server or its machine dies."""
-        if self.process is not None:
-            self.process.kill()
-            self.process.wait(timeout=10)
-            self.process = None
-
-    def _answers(self) -> bool:
-        try:
-            with socket.create_connection(("127.0.0.1", self.port), timeout=0.5) as probe:
-                probe.sendall(b"PING\r\n")
-                return probe.recv(16).startswith(b"+PONG")
-        except OSError:
-            return False
-
-
-class WebServer:
-    """gunicorn serving the site on a free localhost port with the given environment,
-    its output kept in a file."""
-
-    def __init__(self, directory: Path, env: dict[str, str]) -> None:
-        self.port = free_port()
-        self.log_path = directory / "gunicorn.log"
-        self._log = self.log_path.open("wb")
-        self.process = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "gunicorn",
-                "ww5site.wsgi",
-                "--bind",
-                f"127.0.0.1:{self.port}",
-                "--workers",
-                "2",
-            ],
-            cwd=REPOSITORY,
-            env=env,
-            stdin=subprocess.DEVNULL,
-            stdout=self._log,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
-        wait_until(self._answers, 30, lambda: f"gunicorn to answer:\n{self.log()}", every=0.1)
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
-
-    def _answers(self) -> bool:
-        if self.process.poll() is not None:
-            raise AssertionError(f"gunicorn exited:\n{self.log()}")
-        try:
-            socket.create_connection(("127.0.0.1", self.port), timeout=0.5).close()
-        except OSError:
-            return False
-        return True
-
-    def log(self) -> str:
-        return self.log_path.read_text(errors="replace")
-
-    def stop(self) -> None:
-        if self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait(timeout=10)
-        self._log.close()

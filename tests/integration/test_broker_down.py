@@ -8,7 +8,6 @@ stopped before the move and started again afterwards, with a real Celery worker 
 
 from __future__ import annotations
 
-import shutil
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -20,7 +19,7 @@ from django.urls import reverse
 
 from games import links, services
 from games.models import Game, Move
-from tests.conftest import require_service
+from tests.conftest import require_program
 from tests.games.factories import LoadedDice
 from tests.integration.helpers import (
     CeleryProcesses,
@@ -29,6 +28,7 @@ from tests.integration.helpers import (
     WebServer,
     database_url,
     decision_form,
+    gunicorn_server,
     subprocess_env,
     wait_until,
 )
@@ -42,9 +42,8 @@ alice = persona("alice")
 @pytest.fixture
 def broker(postgres: Any, tmp_path: Path) -> Iterator[RedisServer]:
     """A Redis server of this test's own, running."""
-    if shutil.which("redis-server") is None:
-        require_service("redis-server", None, "install Debian's redis-server package")
-    server = RedisServer(tmp_path)
+    program = require_program("redis-server", "apt-get install redis-server")
+    server = RedisServer(program, tmp_path)
     server.start()
     yield server
     server.stop()
@@ -66,7 +65,8 @@ def environment(broker: RedisServer) -> dict[str, str]:
 
 @pytest.fixture
 def web(environment: dict[str, str], tmp_path: Path) -> Iterator[WebServer]:
-    server = WebServer(tmp_path, environment)
+    server = gunicorn_server(environment, tmp_path)
+    server.start()
     yield server
     server.stop()
 
@@ -103,7 +103,7 @@ def test_a_move_against_a_bot_is_kept_while_the_broker_is_down_and_the_bot_plays
 
     done = reader.post(form.action, {**form.hidden, "action": "place small alaska"})
 
-    assert done.status == 200, web.log()
+    assert done.status == 200, web.stderr()
     assert "Your decision was recorded" in done.text
     game.refresh_from_db()
     bot = game.seats.get(bot="greedy")

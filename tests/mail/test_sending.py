@@ -5,6 +5,7 @@ from __future__ import annotations
 import smtplib
 from datetime import timedelta
 from email.message import Message
+from typing import Any
 
 import pytest
 from django.contrib.auth.models import AbstractBaseUser
@@ -316,7 +317,7 @@ def test_the_sweeper_sends_a_queued_mail_whose_task_was_lost(
 ) -> None:
     lost, fresh = queued(), queued()  # no commit in this test: neither task ran
     OutgoingMail.objects.filter(pk=lost.pk).update(
-        next_attempt_at=timezone.now() - services.SEND_LOST_AFTER - timedelta(seconds=1)
+        next_attempt_at=timezone.now() - services.send_lost_after() - timedelta(seconds=1)
     )
 
     with send_on_commit():  # type: ignore[operator]
@@ -325,6 +326,26 @@ def test_the_sweeper_sends_a_queued_mail_whose_task_was_lost(
     assert swept == [lost.pk]
     assert reload(lost).status == Status.SENT
     assert reload(fresh).status == Status.QUEUED
+    assert len(outbox) == 1
+
+
+def test_a_queued_mail_is_swept_once_it_is_older_than_the_setting_and_not_before(
+    outbox: list, send_on_commit: object, settings: Any
+) -> None:
+    settings.MAIL_SEND_LOST_AFTER_SECONDS = 30
+    mail = queued()  # its task never ran
+    due = timezone.now() - timedelta(seconds=1)
+    OutgoingMail.objects.filter(pk=mail.pk).update(next_attempt_at=due)
+
+    with send_on_commit():  # type: ignore[operator]
+        early = sweep_outbox(now=due + timedelta(seconds=29))
+    assert early == []
+    assert reload(mail).status == Status.QUEUED
+
+    with send_on_commit():  # type: ignore[operator]
+        swept = sweep_outbox(now=due + timedelta(seconds=31))
+    assert swept == [mail.pk]
+    assert reload(mail).status == Status.SENT
     assert len(outbox) == 1
 
 

@@ -6,10 +6,10 @@ import uuid
 from typing import Any
 
 import pytest
-from django.contrib.sessions.backends.cached_db import SessionStore
 from django.core.cache import caches
 
 from ww5site.cache import RedisCache
+from ww5site.sessions import SessionStore
 
 
 @pytest.fixture
@@ -25,6 +25,18 @@ def test_values_go_in_and_out(redis_cache: RedisCache) -> None:
     assert redis_cache.add("answer", "other") is False
     redis_cache.delete("answer")
     assert redis_cache.get("answer") is None
+
+
+def test_keys_with_a_prefix_are_deleted_alone(redis_cache: RedisCache) -> None:
+    for key in ("session:a", "session:b", "sessions", "other:session:c"):
+        redis_cache.set(key, 1)
+
+    assert redis_cache.delete_prefixed("session:") == 2
+
+    assert redis_cache.get_many(["session:a", "session:b", "sessions", "other:session:c"]) == {
+        "sessions": 1,
+        "other:session:c": 1,
+    }
 
 
 def test_one_client_serves_every_call(redis_cache: RedisCache) -> None:
@@ -46,7 +58,7 @@ def test_sessions_are_read_from_it(redis_url: str, settings: Any) -> None:
             "KEY_PREFIX": f"test-{uuid.uuid4().hex}",
         }
     }
-    settings.SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
+    settings.SESSION_ENGINE = "ww5site.sessions"
     store = SessionStore()
     store["player"] = "alice"
     store.save()
