@@ -35,7 +35,8 @@ class ProfileAdmin(admin.ModelAdmin):
         return False  # a profile comes with its user
 
     def save_model(self, request: HttpRequest, obj: Profile, form: ModelForm, change: bool) -> None:
-        update_profile(obj.user, obj.display_name, obj.time_zone, obj.notify)
+        chosen = "time_zone" in form.changed_data  # an organiser set it for the player
+        update_profile(obj.user, obj.display_name, obj.time_zone, obj.notify, chosen)
 
 
 @admin.register(Absence)
@@ -77,7 +78,13 @@ class PlayerAdmin(UserAdmin):
         # commit=False fills in the formset's change lists (for the admin's history)
         # without writing; the service does the write.
         for profile in formset.save(commit=False):
-            update_profile(form.instance, profile.display_name, profile.time_zone, profile.notify)
+            update_profile(
+                form.instance,
+                profile.display_name,
+                profile.time_zone,
+                profile.notify,
+                zone_chosen=profile.time_zone_chosen,
+            )
 
 
 if admin.site.is_registered(User):

@@ -1,12 +1,18 @@
-"""Show every time in the signed-in player's own time zone."""
+"""Show every time in the viewer's own time zone: the one a signed-in player chose, else
+the one their browser is in (the ``tz`` cookie the pages' script sets), else UTC."""
 
 from __future__ import annotations
 
 import zoneinfo
 from collections.abc import Callable
+from urllib.parse import unquote
 
 from django.http import HttpRequest, HttpResponse
 from django.utils import timezone
+
+from accounts.models import TIME_ZONES
+
+ZONE_COOKIE = "tz"  # set by static/timezone.js
 
 
 class TimeZoneMiddleware:
@@ -14,14 +20,21 @@ class TimeZoneMiddleware:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
-        zone = "UTC"
-        user = getattr(request, "user", None)
-        if user is not None and user.is_authenticated:
-            profile = getattr(user, "profile", None)
-            if profile is not None:
-                zone = profile.time_zone
-        timezone.activate(zoneinfo.ZoneInfo(zone))
+        timezone.activate(zoneinfo.ZoneInfo(zone_for(request)))
         try:
             return self.get_response(request)
         finally:
             timezone.deactivate()
+
+
+def zone_for(request: HttpRequest) -> str:
+    profile = None
+    user = getattr(request, "user", None)
+    if user is not None and user.is_authenticated:
+        profile = getattr(user, "profile", None)
+    if profile is not None and profile.time_zone_chosen:
+        return str(profile.time_zone)
+    browser = unquote(request.COOKIES.get(ZONE_COOKIE, ""))
+    if browser in TIME_ZONES:
+        return browser
+    return str(profile.time_zone) if profile is not None else "UTC"

@@ -13,7 +13,10 @@ from django.db import models
 
 from accounts.names import name_key, reads_as_a_bot
 
-TIME_ZONES = sorted(zoneinfo.available_timezones())
+# The zones a player can live in: the database's names, without its technical entries
+# ("Factory", "localtime", "posixrules"), which no place uses.
+NOT_PLACES = {"Factory", "localtime", "posixrules"}
+TIME_ZONES = sorted(zoneinfo.available_timezones() - NOT_PLACES)
 
 
 class Profile(models.Model):
@@ -33,6 +36,8 @@ class Profile(models.Model):
     time_zone = models.CharField(
         max_length=64, default="UTC", choices=[(tz, tz) for tz in TIME_ZONES]
     )
+    # Whether the player chose the zone; until then it follows their browser's.
+    time_zone_chosen = models.BooleanField(default=False)
     notify = models.CharField(max_length=10, choices=Notify, default=Notify.EACH)
     # The end of the player's last absence (kept by the absence services), so that a
     # game's clock reads their absences only when one can matter.

@@ -15,15 +15,24 @@ from django.utils import timezone
 from django.views.decorators.http import require_POST
 
 from accounts.forms import AbsenceForm, ProfileForm
-from accounts.services import profile_for, update_profile
+from accounts.services import detect_time_zone, profile_for, update_profile
 from games import services as game_services
 
 
 @login_required
-def profile(request: HttpRequest, absence_form: AbsenceForm | None = None) -> HttpResponse:
+def profile(request: HttpRequest) -> HttpResponse:
+    return _profile_page(request, profile_posted=request.method == "POST")
+
+
+def _profile_page(
+    request: HttpRequest, profile_posted: bool = False, absence_form: AbsenceForm | None = None
+) -> HttpResponse:
+    """The profile page. Its two forms post apart: each keeps its own values, so a
+    refused absence leaves the profile form showing the saved profile, not the absence
+    form's fields read as an empty profile."""
     user = request.user
     current = profile_for(user)
-    if request.method == "POST":
+    if profile_posted:
         form = ProfileForm(request.POST, username=user.get_username())
         if form.is_valid():
             try:
@@ -82,7 +91,7 @@ def declare_absence(request: HttpRequest) -> HttpResponse:
         else:
             messages.success(request, "Your absence is noted.")
             return redirect("accounts:profile")
-    return profile(request, absence_form=form)
+    return _profile_page(request, absence_form=form)
 
 
 @login_required
@@ -95,3 +104,12 @@ def withdraw_absence(request: HttpRequest, absence_id: int) -> HttpResponse:
     else:
         messages.success(request, "Your absence is withdrawn.")
     return redirect("accounts:profile")
+
+
+@login_required
+@require_POST
+def browser_time_zone(request: HttpRequest) -> HttpResponse:
+    """The zone the player's browser is in (sent by the pages' script while the player
+    has not chosen one): their times follow it. 204 whatever the answer: nothing to show."""
+    detect_time_zone(request.user, request.POST.get("time_zone", ""))
+    return HttpResponse(status=204)

@@ -561,5 +561,11 @@ def unsubscribe(token: str) -> AbstractBaseUser:
     change it back)."""
     user = user_for_unsubscribe(token)
     profile = profile_for(user)
-    update_profile(user, profile.display_name, profile.time_zone, Profile.Notify.DECISIONS)
+    update_profile(
+        user,
+        profile.display_name,
+        profile.time_zone,
+        Profile.Notify.DECISIONS,
+        zone_chosen=profile.time_zone_chosen,
+    )
     return user

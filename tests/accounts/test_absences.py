@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from datetime import date, timedelta
 
 import pytest
@@ -112,3 +113,23 @@ def test_absences_need_a_signed_in_player_and_a_post(
     assert response.status_code == 302 and "/accounts/login/" in response["Location"]
     assert signed_in(alice).get(DECLARE).status_code == 405
     assert not Absence.objects.exists()
+
+
+def test_a_refused_absence_leaves_the_profile_form_showing_the_saved_profile(
+    alice: AbstractBaseUser,
+) -> None:
+    from accounts.services import update_profile
+
+    update_profile(alice, "Alice W", "Europe/Paris", "digest")
+    client = signed_in(alice)
+
+    refused = client.post(DECLARE, {"first_day": days_from_now(3), "last_day": days_from_now(2)})
+
+    page = refused.content.decode()
+    assert refused.status_code == 400
+    assert 'value="Alice W"' in page
+    assert '<option value="Europe/Paris" selected>' in page
+    assert re.search(r'value="digest"[^>]* checked', page)
+    assert "This field is required" not in page
+    alice.profile.refresh_from_db()
+    assert (alice.profile.display_name, alice.profile.time_zone) == ("Alice W", "Europe/Paris")

@@ -1,0 +1,94 @@
+"""Times in the player's own zone: detected from the browser until the player chooses
+one, no technical entries in the list, and the time left beside each deadline."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.contrib.auth.models import AbstractBaseUser
+from django.test import Client
+from django.urls import reverse
+from django.utils import timezone
+
+from accounts.forms import ProfileForm
+from accounts.services import update_profile
+from games.models import Game
+from tests.games.factories import LoadedDice, dice, seated_game
+
+__all__ = ["dice"]
+
+pytestmark = pytest.mark.django_db
+
+DETECT = reverse("accounts:browser_time_zone")
+
+
+def signed_in(user: AbstractBaseUser) -> Client:
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+def test_a_new_players_zone_follows_their_browser(alice: AbstractBaseUser) -> None:
+    response = signed_in(alice).post(DETECT, {"time_zone": "Asia/Tokyo"})
+
+    alice.profile.refresh_from_db()
+    assert response.status_code == 204
+    assert alice.profile.time_zone == "Asia/Tokyo" and not alice.profile.time_zone_chosen
+
+
+def test_a_chosen_zone_is_never_replaced_by_the_browsers(alice: AbstractBaseUser) -> None:
+    update_profile(alice, "", "Europe/Paris", "each")
+
+    signed_in(alice).post(DETECT, {"time_zone": "Asia/Tokyo"})
+
+    alice.profile.refresh_from_db()
+    assert alice.profile.time_zone == "Europe/Paris"
+
+
+def test_an_unknown_zone_from_a_browser_changes_nothing(alice: AbstractBaseUser) -> None:
+    signed_in(alice).post(DETECT, {"time_zone": "Mars/Olympus"})
+
+    alice.profile.refresh_from_db()
+    assert alice.profile.time_zone == "UTC"
+
+
+def test_pages_ask_the_browser_only_while_the_zone_is_not_chosen(alice: AbstractBaseUser) -> None:
+    client = signed_in(alice)
+    before = client.get(reverse("games:lobby")).content.decode()
+    update_profile(alice, "", "Europe/Paris", "each")
+    after = client.get(reverse("games:lobby")).content.decode()
+
+    assert f'data-report="{DETECT}"' in before and "timezone.js" in before
+    assert "data-report" not in after
+
+
+def test_a_visitors_times_follow_the_browser_cookie() -> None:
+    client = Client()
+    client.cookies["tz"] = "America%2FNew_York"
+
+    page = client.get(reverse("games:lobby")).content.decode()
+
+    assert "(America/New_York)" in page
+
+
+def test_the_zone_list_has_places_only(alice: AbstractBaseUser) -> None:
+    zones = {
+        value for _, group in ProfileForm.base_fields["time_zone"].choices for value, _ in group
+    }
+
+    assert "Europe/Paris" in zones and "UTC" in zones
+    assert not zones & {"Factory", "localtime", "posixrules"}
+
+
+def test_the_time_left_shows_beside_the_deadline(
+    dice: LoadedDice, alice: AbstractBaseUser, bob: AbstractBaseUser
+) -> None:
+    game = seated_game(dice, [alice, bob])
+    Game.objects.filter(pk=game.pk).update(deadline=timezone.now() + timedelta(days=2, hours=3))
+
+    page = signed_in(bob).get(reverse("games:detail", args=[game.pk])).content.decode()
+    lobby = signed_in(alice).get(reverse("games:lobby")).content.decode()
+
+    assert "(2\xa0days, 2\xa0hours left)" in page or "(2\xa0days, 3\xa0hours left)" in page
+    assert "left</span>" in lobby
