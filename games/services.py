@@ -897,7 +897,16 @@ def _tell(
 ) -> GameEvent:
     """Keep what happened for the game log, and mail it to the players (always to the
     ``concerned`` ones), in the change's transaction."""
-    event = _note(game, kind, by, text, seat, reason, data)
+    event = GameEvent.objects.create(
+        game=game,
+        kind=kind,
+        after_move=game.turn_number,
+        seat=seat,
+        actor=by,
+        text=text,
+        reason=reason.strip(),
+        data=data or {},
+    )
     notify.queue_notice_mails(game, event, seats_of(game), concerned=concerned)
     return event
 
@@ -991,28 +1000,6 @@ def replace_player(
         if game.is_active and not game.is_paused and game.to_move_id == seat.pk:
             notify.queue_decision_mail(game, seat, state_of(game), seats_of(game))
         return event
-
-
-def _note(
-    game: Game,
-    kind: str,
-    actor: AbstractBaseUser | None,
-    text: str,
-    seat: Seat | None = None,
-    reason: str = "",
-    data: dict[str, Any] | None = None,
-) -> GameEvent:
-    """Keep something that happened to the game beside its moves, for its log."""
-    return GameEvent.objects.create(
-        game=game,
-        kind=kind,
-        after_move=game.turn_number,
-        seat=seat,
-        actor=actor,
-        text=text,
-        reason=reason.strip(),
-        data=data or {},
-    )
 
 
 def abandon_game(game_id: int, by: AbstractBaseUser, reason: str = "") -> None:
