@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -20,8 +21,18 @@ def migrate(targets: list[tuple[str, str]]) -> Any:
     return executor.loader.project_state(targets).apps
 
 
+@pytest.fixture
+def back_to_the_latest_schema() -> Iterator[None]:
+    """The tests after this one find the database as every migration leaves it."""
+    yield
+    executor = MigrationExecutor(connection)
+    executor.migrate(executor.loader.graph.leaf_nodes())
+
+
 @pytest.mark.django_db(transaction=True)
-def test_existing_profiles_get_their_key_and_later_copies_are_cleared() -> None:
+def test_existing_profiles_get_their_key_and_later_copies_are_cleared(
+    back_to_the_latest_schema: None,
+) -> None:
     apps = migrate(BEFORE)
     User = apps.get_model("auth", "User")
     Profile = apps.get_model("accounts", "Profile")

@@ -53,9 +53,10 @@ def test_a_player_plays_bots_from_the_lobby_moves_after_signing_out_and_resigns(
     browser: Browser,
     live_server: LiveServer,
     django_user_model: Any,
-    monkeypatch: pytest.MonkeyPatch,
+    request: pytest.FixtureRequest,
 ) -> None:
-    monkeypatch.setattr(services, "DICE", random.Random(7))
+    real_dice = services.use_dice(random.Random(7))
+    request.addfinalizer(lambda: services.use_dice(real_dice))
     make_player(django_user_model, "alice")
     context = signed_in_context(browser, live_server.url, "alice")
     page = context.pages[0]

@@ -257,10 +257,11 @@ def test_two_players_sign_up_and_play_a_game_to_the_end_in_the_browser(
     browser: Browser,
     live_server: LiveServer,
     mailoutbox: list,
-    monkeypatch: pytest.MonkeyPatch,
+    request: pytest.FixtureRequest,
     tmp_path: Path,
 ) -> None:
-    monkeypatch.setattr(services, "DICE", random.Random(SEED))
+    real_dice = services.use_dice(random.Random(SEED))
+    request.addfinalizer(lambda: services.use_dice(real_dice))
     alice = sign_up_and_sign_in(browser, live_server.url, "alice", mailoutbox)
     bob = sign_up_and_sign_in(browser, live_server.url, "bob", mailoutbox)
 

@@ -11,7 +11,7 @@ factories.alice``): pytest finds fixtures by module attribute.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -59,11 +59,12 @@ class LoadedDice(random.Random):
 
 
 @pytest.fixture
-def dice(monkeypatch: pytest.MonkeyPatch) -> LoadedDice:
+def dice() -> Iterator[LoadedDice]:
     """The services' dice, seeded; ``dice.load(...)`` fixes the next rolls."""
     loaded = LoadedDice()
-    monkeypatch.setattr(services, "DICE", loaded)
-    return loaded
+    real = services.use_dice(loaded)
+    yield loaded
+    services.use_dice(real)
 
 
 alice = persona("alice")
@@ -160,7 +161,9 @@ class Clock:
 
 
 @pytest.fixture
-def clock(monkeypatch: pytest.MonkeyPatch) -> Clock:
+def clock() -> Iterator[Clock]:
+    """The services' time, set by the test."""
     fake = Clock(datetime(2030, 3, 1, 12, 0, tzinfo=UTC))
-    monkeypatch.setattr(services, "timezone", fake)
-    return fake
+    real = services.use_clock(fake.now)
+    yield fake
+    services.use_clock(real)

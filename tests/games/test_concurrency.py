@@ -18,6 +18,7 @@ import pytest
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import connection, transaction
 from django.db.backends.base.base import BaseDatabaseWrapper
+from django.db.models.signals import post_save
 from django.utils import timezone
 
 from games import engine, services
@@ -176,21 +177,21 @@ def test_five_players_racing_for_the_last_seat_one_gets_it(
 
 
 def test_an_absence_declared_while_a_move_makes_the_decision_due_moves_its_deadline(
-    duel: Game, alice: User, bob: User, monkeypatch: pytest.MonkeyPatch
+    duel: Game, alice: User, bob: User, request: pytest.FixtureRequest
 ) -> None:
     """alice's move makes bob's decision due while bob declares tomorrow away: the
     declaration waits for the move, then moves the deadline the move has just set."""
     stored, go = threading.Event(), threading.Event()
     deadlines: list[Any] = []
-    original = services._store
 
-    def held_store(game: Game, *args: Any, **kwargs: Any) -> None:
-        original(game, *args, **kwargs)
-        deadlines.append(game.deadline)
-        stored.set()  # the move's row is written, not yet committed
-        assert go.wait(timeout=30)
+    def hold_the_move(instance: Game, update_fields: Any = None, **kwargs: Any) -> None:
+        if update_fields and "deadline" in update_fields and not stored.is_set():
+            deadlines.append(instance.deadline)
+            stored.set()  # the move's game row is written, not yet committed
+            assert go.wait(timeout=30)
 
-    monkeypatch.setattr(services, "_store", held_store)
+    post_save.connect(hold_the_move, sender=Game, dispatch_uid="hold-the-move")
+    request.addfinalizer(lambda: post_save.disconnect(dispatch_uid="hold-the-move", sender=Game))
     tomorrow = (timezone.now() + timedelta(days=1)).date()
     outcomes = [Outcome(), Outcome()]
 

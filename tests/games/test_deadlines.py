@@ -437,8 +437,8 @@ def test_two_sweeps_racing_claim_each_due_game_exactly_once(
     bob: User,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    handed: list[int] = []  # the ids each committed sweep hands to the policy's tasks
-    monkeypatch.setattr(services, "_handle_later", handed.extend)
+    handed: list[int] = []  # the ids each committed sweep hands to the policy's task
+    monkeypatch.setattr(tasks.handle_missed_decision, "delay", handed.append)
     games = [seated_game(dice, [alice, bob], **HOURLY) for _ in range(50)]
     now = max(deadline_of(game) for game in games) + MINUTE
     barrier = threading.Barrier(2)

@@ -8,6 +8,7 @@ modules register the fixtures they use by assignment (``alice = support.alice``)
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -35,11 +36,12 @@ olga = persona("olga", named=True, is_staff=True)
 
 
 @pytest.fixture
-def dice(monkeypatch: pytest.MonkeyPatch) -> random.Random:
+def dice() -> Iterator[random.Random]:
     """The services' dice, seeded, so a game plays the same every run."""
     seeded = random.Random(5)
-    monkeypatch.setattr(services, "DICE", seeded)
-    return seeded
+    real = services.use_dice(seeded)
+    yield seeded
+    services.use_dice(real)
 
 
 def client_for(user: AbstractBaseUser) -> Client:
@@ -58,12 +60,12 @@ def started_game(alice: AbstractBaseUser, bob: AbstractBaseUser, **options: Any)
     """A two-player game in setup; alice (blue) was made to roll highest, so she starts."""
     game = open_game(alice, **options)
     rolls = iter([6, 1])
-    real = services.DICE
-    services.DICE = _FixedRolls(rolls, real)  # type: ignore[assignment]
+    real = services.dice()
+    services.use_dice(_FixedRolls(rolls, real))  # type: ignore[arg-type]
     try:
         services.join_game(game.pk, bob, home="europe", invite_token=game.invite_token)
     finally:
-        services.DICE = real
+        services.use_dice(real)
     game.refresh_from_db()
     return game
 

@@ -203,9 +203,9 @@ def test_a_game_is_locked_only_inside_a_transaction(alice: User) -> None:
     game = services.create_game(alice, seats=2, home="europe")
 
     with pytest.raises(TransactionManagementError):
-        services._lock(game.pk)
+        services.lock_game(game.pk)
     with transaction.atomic():
-        locked = services._lock(game.pk)
+        locked = services.lock_game(game.pk)
     assert (locked.pk, locked.name, locked.creator_id) == (game.pk, game.name, alice.pk)
     assert locked.created_at == game.created_at
 

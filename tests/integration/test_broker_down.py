@@ -76,12 +76,12 @@ def against_a_bot(alice: Any) -> Game:
     """alice (blue) against a greedy bot; alice places first."""
     dice = LoadedDice()
     dice.load(6, 1)
-    real, services.DICE = services.DICE, dice
+    real = services.use_dice(dice)
     try:
         game = services.create_game(alice, seats=2, home="north-america")
         services.add_bot(game.pk, alice, "greedy", "europe")
     finally:
-        services.DICE = real
+        services.use_dice(real)
     game.refresh_from_db()
     assert game.to_move is not None and game.to_move.user == alice
     return game

@@ -1,0 +1,83 @@
+"""The clock of a pending decision: how long it may take, its deadline and reminder,
+its one grace extension, what a bank game charges, and the player's absences that stop
+it. The arithmetic itself is in ``games.clock``."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+from django.conf import settings
+
+from accounts.models import Absence
+from games import clock
+from games.engine.state import State
+from games.models import Game, Seat
+
+
+def arm_reminder(game: Game, allowed: timedelta) -> None:
+    """Remind the player when REMINDER_LEFT of the decision's time is left; armed again
+    each time the deadline moves."""
+    left = settings.REMINDER_LEFT
+    game.remind_at = game.deadline - allowed * left if game.deadline and left > 0 else None
+
+
+def time_allowed(game: Game, state: State) -> timedelta:
+    """The time for the pending decision: a defender's retreat has its own, shorter time;
+    in a bank game a turn or placement may use what is left of its player's bank."""
+    if state.pending is not None:
+        return game.retreat_time
+    if game.time_control == Game.TimeControl.BANK and game.to_move is not None:
+        bank = game.to_move.bank_left
+        return bank if bank is not None else game.bank_time
+    return game.decision_time
+
+
+# A bank game's grace extension is its increment, but never less than this.
+MIN_BANK_GRACE = timedelta(hours=1)
+
+
+def grace_time(game: Game, state: State) -> timedelta:
+    """The one extension a missed decision gets: the decision's time again; in a bank
+    game (whose bank is now empty) the increment, at least MIN_BANK_GRACE."""
+    if state.pending is None and game.time_control == Game.TimeControl.BANK:
+        return max(game.increment, MIN_BANK_GRACE)
+    return time_allowed(game, state)
+
+
+def away_periods(game: Game, seat: Seat | None, since: datetime) -> list[tuple[datetime, datetime]]:
+    """The seat's player's absences that end after ``since``, when the game lets an
+    absence stop the clock (the profile's ``away_until`` spares the query otherwise)."""
+    if seat is None or seat.user_id is None or not game.absence_pauses_clock:
+        return []
+    profile = getattr(seat.user, "profile", None)
+    if profile is None or profile.away_until is None or profile.away_until <= since:
+        return []
+    return list(
+        Absence.objects.filter(user_id=seat.user_id, ends_at__gt=since).values_list(
+            "starts_at", "ends_at"
+        )
+    )
+
+
+def _start_clock(game: Game, state: State, now: datetime) -> None:
+    """The deadline and reminder of the decision now due; its clock stands still while
+    its player is away (when the game says so)."""
+    allowed = time_allowed(game, state)
+    bank = state.pending is None and game.time_control == Game.TimeControl.BANK
+    game.clock_started_at = now if bank else None
+    away = away_periods(game, game.to_move, now)
+    game.deadline = clock.deadline(now, allowed, away)
+    left = settings.REMINDER_LEFT
+    game.remind_at = clock.deadline(now, allowed * (1 - left), away) if left > 0 else None
+
+
+def _charge_clock(game: Game, seat: Seat, now: datetime) -> None:
+    """A bank game: the seat made its decision; take the time it used from its bank
+    (an emptied bank stays at zero) and add the increment."""
+    started = game.clock_started_at
+    if started is None or game.to_move_id != seat.pk:
+        return
+    used = clock.running(started, now, away_periods(game, seat, started))
+    bank = seat.bank_left if seat.bank_left is not None else game.bank_time
+    seat.bank_left = max(bank - used, timedelta(0)) + game.increment
+    seat.save(update_fields=["bank_left"])

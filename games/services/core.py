@@ -1,0 +1,383 @@
+"""The heart of every change to a game: the row lock, the seats, writing a move and
+the position after it, the clock it starts, the mails it causes, the result and ranks,
+and the hand-off to the bots after commit.
+
+A decision is one short transaction: lock the game row, check that the caller is the
+one the game waits for and that their form was made for the current turn, ask the
+engine, then write the move row and the new position together. Slow work (bots,
+mail) runs after commit.
+
+Dice and the time come from two seams, ``use_dice`` and ``use_clock``, which tests
+set; the site uses the operating system's generator and the real clock.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import connection, transaction
+from django.db.transaction import TransactionManagementError
+from django.utils import timezone
+
+from accounts.models import Profile
+from games import engine, notify
+from games.engine.state import State
+from games.models import Game, Move, Seat
+from games.services.clocks import _charge_clock, _start_clock
+from ww5site import rows
+
+MIN_SEATS, MAX_SEATS = 2, 6
+
+
+class _Sources:
+    """Where the services' dice and time come from: the operating system's generator
+    (start rolls, random homes, combat) and the real clock, unless a test sets others."""
+
+    def __init__(self) -> None:
+        self.dice: random.Random = random.SystemRandom()
+        self.clock: Callable[[], datetime] = timezone.now
+
+
+_sources = _Sources()
+
+
+def dice() -> random.Random:
+    return _sources.dice
+
+
+def current_time() -> datetime:
+    return _sources.clock()
+
+
+def use_dice(source: random.Random) -> random.Random:
+    """Roll the services' dice with ``source`` from now on; returns the one it replaces."""
+    previous, _sources.dice = _sources.dice, source
+    return previous
+
+
+def use_clock(clock: Callable[[], datetime]) -> Callable[[], datetime]:
+    """Read the services' time from ``clock`` from now on; returns the one it replaces."""
+    previous, _sources.clock = _sources.clock, clock
+    return previous
+
+
+class GameError(Exception):
+    """A refused request, with a message for the person who made it. Nothing changed."""
+
+
+class NotYourDecision(GameError):
+    pass
+
+
+class StaleForm(GameError):
+    pass
+
+
+class NeedsConfirmation(GameError):
+    """R15: the decision leaves its player's home continent empty, eliminating them;
+    the player must confirm it. Nothing was changed."""
+
+    def __init__(self, action: str, board: str) -> None:
+        self.action, self.board = action, board
+        super().__init__(f"{action} eliminates you (R15): confirm it to submit it")
+
+
+class RecordingDice:
+    """A dice source that keeps every value it gives, for the move log (R30)."""
+
+    def __init__(self, source: random.Random) -> None:
+        self.source = source
+        self.rolled: list[int] = []
+
+    def randint(self, a: int, b: int) -> int:
+        value = self.source.randint(a, b)
+        self.rolled.append(value)
+        return value
+
+
+@dataclass
+class Decision:
+    move: Move
+    duplicate: bool = False  # the same seat's decision for this turn was already recorded
+
+
+def state_of(game: Game) -> State:
+    assert game.position is not None, "the game has not started"
+    return engine.load_position(game.position)
+
+
+def seats_of(game: Game) -> list[Seat]:
+    """The game's seats in seat order, each with its player and the player's profile,
+    read once per game object (a locked game is a fresh object)."""
+    cached: list[Seat] | None = game.__dict__.get("_seat_list")
+    if cached is None:
+        cached = game.__dict__["_seat_list"] = _read_seats(game)
+    return cached
+
+
+_SEAT = rows.Columns(Seat, "s")
+
+
+_PLAYER = rows.Columns(get_user_model(), "u")
+
+
+_PROFILE = rows.Columns(Profile, "p")
+
+
+def _read_seats(game: Game) -> list[Seat]:
+    # In SQL: every decision reads them (the ORM's query, select_related("user__profile"),
+    # costs more to build than to run); ``rows`` makes the instances as the ORM would.
+    sql = (
+        f"SELECT {_SEAT.sql}, {_PLAYER.sql}, {_PROFILE.sql} FROM {_SEAT.table} s "
+        f"LEFT JOIN {_PLAYER.table} u ON {_PLAYER.column()} = {_SEAT.column('user')} "
+        f"LEFT JOIN {_PROFILE.table} p ON {_PROFILE.column('user')} = {_PLAYER.column()} "
+        f"WHERE {_SEAT.column('game')} = %s ORDER BY {_SEAT.column('number')}"
+    )
+    seats = []
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [game.pk])
+        for row in cursor.fetchall():
+            seat_values, player_values, profile_values = rows.split(row, _SEAT, _PLAYER, _PROFILE)
+            seat = _SEAT.load(seat_values)
+            assert seat is not None
+            rows.cache_related(seat, "game", game)  # as ``game.seats`` does
+            player = _PLAYER.load(player_values)
+            rows.cache_related(seat, "user", player)
+            if player is not None:
+                profile = _PROFILE.load(profile_values)
+                rows.cache_related(player, "profile", profile)
+                if profile is not None:
+                    rows.cache_related(profile, "user", player)
+            seats.append(seat)
+    return seats
+
+
+def seat_named(game: Game, player: str) -> Seat:
+    for seat in seats_of(game):
+        if seat.player_name == player:
+            return seat
+    raise LookupError(f"no seat plays {player!r} in game {game.pk}")
+
+
+def lock_game(game_id: int) -> Game:
+    # Every change to a game locks its row first, so two requests for one game (two
+    # players racing, a double submit, a join and a start) run one after the other.
+    # In SQL: it starts every decision, and the ORM's query for a model this wide
+    # costs more to build than to run.
+    if not connection.in_atomic_block:
+        raise TransactionManagementError("a game is locked only inside a transaction")
+    table = connection.ops.quote_name(Game._meta.db_table)
+    lock = " FOR UPDATE" if connection.features.has_select_for_update else ""
+    found = list(Game.objects.raw(f"SELECT * FROM {table} WHERE id = %s{lock}", [game_id]))
+    if not found:
+        raise GameError("there is no such game")
+    return found[0]
+
+
+def _check_organiser(game: Game, by: AbstractBaseUser) -> None:
+    if not (by.is_staff or game.creator_id == by.pk):
+        raise GameError("only the game's creator or an organiser can do that")
+
+
+def _record(
+    game: Game,
+    seat: Seat,
+    state: State,
+    action: str,
+    source: str,
+    actor: AbstractBaseUser | None,
+    now: datetime | None = None,
+) -> Move:
+    """Apply a legal canonical action with fair dice, log it with its dice and store the
+    new position; the next decision's time runs from ``now`` (default: the move's time)."""
+    rolls = RecordingDice(dice())
+    after, events = engine.apply_action(state, action, rng=rolls)
+    move = _log(game, seat, action, rolls.rolled, events, source, actor)
+    _store(game, after, now or move.created_at, decided_by=seat, move=move)
+    return move
+
+
+def _log(
+    game: Game,
+    seat: Seat,
+    action: str,
+    dice: list[int],
+    events: list[dict[str, Any]],
+    source: str,
+    actor: AbstractBaseUser | None,
+) -> Move:
+    # The unique (game, number) constraint backs up the row lock: were the lock ever
+    # bypassed, the second insert fails and its whole transaction rolls back.
+    move = Move.objects.create(
+        game=game,
+        number=game.turn_number + 1,
+        seat=seat,
+        action=action,
+        dice=dice,
+        events=events,
+        source=source,
+        player_id=seat.user_id,
+        actor=actor,
+        created_at=current_time(),
+    )
+    game.turn_number = move.number
+    return move
+
+
+# What a decision changes on the game row (its start also sets the STARTED_FIELDS).
+STORED_FIELDS = [
+    "position",
+    "turn_number",
+    "to_move",
+    "status",
+    "deadline",
+    "deadline_claimed_at",
+    "remind_at",
+    "grace_used",
+    "clock_started_at",
+    "finished_at",
+    "winner",
+]
+
+
+STARTED_FIELDS = ["seats_wanted", "start_record", "started_at"]
+
+
+def _store(
+    game: Game, state: State, now: Any, decided_by: Seat | None = None, move: Move | None = None
+) -> None:
+    """Write the new position and what follows from it, with the move, in one transaction.
+
+    ``decided_by``: the seat whose decision this was, charged for the time it took (bank
+    games). A change that is no one's decision (a forfeit) leaves the clock of a player
+    who still has the decision running as it was."""
+    if decided_by is not None:
+        _charge_clock(game, decided_by, now)
+    waited_for = game.to_move_id
+    game.position = engine.dump_position(state)
+    game.to_move = (
+        seat_named(game, state.name_of(state.to_move)) if state.to_move is not None else None
+    )
+    if (
+        decided_by is None
+        and state.phase != "over"
+        and game.to_move is not None
+        and game.to_move_id == waited_for
+        and game.deadline is not None
+    ):
+        game.save(update_fields=STORED_FIELDS)  # the same decision, its clock still running
+        _queue_mails(game, state, move, decision_due=False)
+        return
+    if state.phase == "over":
+        game.status = Game.Status.OVER
+        game.finished_at = now
+        game.deadline = None
+        game.remind_at = None
+        game.winner = (
+            seat_named(game, state.name_of(state.winner)) if state.winner is not None else None
+        )
+        _rank_seats(game, state)
+    else:
+        game.status = Game.Status.PLAY if state.phase == "play" else Game.Status.SETUP
+        _start_clock(game, state, now)
+    game.grace_used = False  # a new decision, with its own grace
+    game.deadline_claimed_at = None
+    game.save(update_fields=STORED_FIELDS)
+    _queue_mails(game, state, move)
+
+
+def _queue_mails(game: Game, state: State, move: Move | None, decision_due: bool = True) -> None:
+    """The mails this change causes, in its transaction: the prompt for the decision now
+    due, or everyone's result; and the news of the move for whom it concerns."""
+    if move is not None and move.events:
+        notify.queue_event_mails(game, move, state, seats_of(game))
+    if state.phase == "over":
+        notify.queue_result_mails(game, state, seats_of(game))
+    elif decision_due and game.to_move is not None and not game.to_move.bot:
+        notify.queue_decision_mail(game, game.to_move, state, seats_of(game))
+
+
+def _rank_seats(game: Game, state: State) -> None:
+    """1 for the winner; players still in the game next; then the eliminated, the later
+    the better (eliminated together: tied); forfeiters below everyone eliminated in
+    play, the later the better (R31)."""
+    eliminated_in_play: list[list[str]] = []
+    forfeited: list[str] = []
+    for move in game.moves.order_by("number"):
+        forfeit = move.action.startswith("forfeit ")
+        for event in move.events:
+            if event["type"] != "eliminated":
+                continue
+            if forfeit:  # the first elimination of a forfeit move is the forfeiter's own
+                forfeited += event["players"]
+                forfeit = False
+            else:
+                eliminated_in_play.append(list(event["players"]))
+    survivors = [
+        p.name
+        for i, p in enumerate(state.players)
+        if i not in state.eliminated and i != state.winner
+    ]
+    order: list[list[str]] = []
+    if state.winner is not None:
+        order.append([state.players[state.winner].name])
+    if survivors:
+        order.append(survivors)
+    order += list(reversed(eliminated_in_play)) + [[name] for name in reversed(forfeited)]
+    rank = 1
+    for group in order:
+        for name in group:
+            seat = seat_named(game, name)
+            seat.rank = rank
+            seat.save(update_fields=["rank"])
+        rank += len(group)
+
+
+def _after_commit(game: Game) -> None:
+    """Once the change commits, let the bots play if a bot seat's decision is due.
+
+    Robust: the change is committed whatever happens here, so a broker that is down must
+    not turn it into an error page; ``sweep_bots`` restarts a bot seat left waiting."""
+    transaction.on_commit(lambda: _after_decision(game), robust=True)
+
+
+def _after_decision(game: Game) -> None:
+    """After commit: if a bot seat's decision is due, let the bots play."""
+    from games.tasks import play_bots
+
+    seat = game.to_move
+    if game.is_active and not game.is_paused and seat is not None and seat.bot:
+        play_bots.delay(game.pk)
+
+
+def _forfeited(game: Game, seat: Seat) -> tuple[State, list[dict[str, Any]]]:
+    """The game after the seat's player forfeits (R31), if they can."""
+    if not game.is_active:
+        raise GameError(f"this game is {game.get_status_display().lower()}")
+    try:
+        return engine.forfeit(state_of(game), seat.player_name)
+    except engine.IllegalAction as refusal:
+        raise GameError(str(refusal)) from None
+
+
+def _store_forfeit(
+    game: Game,
+    seat: Seat,
+    after: State,
+    events: list[dict[str, Any]],
+    source: str,
+    by: AbstractBaseUser | None,
+) -> Move:
+    move = _log(game, seat, f"forfeit {seat.player_name}", [], events, source, by)
+    _store(game, after, move.created_at, move=move)
+    _after_commit(game)
+    return move
+
+
+ACTIVE = (Game.Status.SETUP, Game.Status.PLAY)

@@ -1,0 +1,146 @@
+"""The periodic sweeps of deadlines and reminders, and the missed-decision policy."""
+
+from __future__ import annotations
+
+import random
+from datetime import datetime, timedelta
+
+from django.db import transaction
+from django.db.models import Q
+
+from games import engine, notify
+from games.engine.bots import BOTS
+from games.models import Game, Move
+from games.services.clocks import arm_reminder, grace_time
+from games.services.core import (
+    ACTIVE,
+    _after_commit,
+    _log,
+    _record,
+    _store,
+    current_time,
+    dice,
+    lock_game,
+    state_of,
+)
+
+# A claim whose task never finished (a worker died) is swept again after this long.
+CLAIM_EXPIRES = timedelta(minutes=5)
+
+
+def sweep_deadlines(now: datetime | None = None, limit: int = 10_000) -> list[int]:
+    """Claim every running game whose pending decision is past its deadline.
+
+    The claim is a conditional update: only a game that is running, not paused, past its
+    deadline and not already claimed (or whose claim has expired) is marked, and rows
+    another sweep holds are skipped, so two sweeps never claim one decision. Each
+    claimed game's policy then runs in a task of its own, after commit. Returns the ids.
+    """
+    now = now or current_time()
+    with transaction.atomic():
+        due = (
+            Game.objects.select_for_update(skip_locked=True)
+            .filter(status__in=ACTIVE, paused_at__isnull=True, deadline__lte=now)
+            .filter(
+                Q(deadline_claimed_at__isnull=True) | Q(deadline_claimed_at__lt=now - CLAIM_EXPIRES)
+            )
+            .order_by("deadline")
+            .values_list("id", flat=True)[:limit]
+        )
+        ids = list(due)
+        if ids:
+            Game.objects.filter(id__in=ids).update(deadline_claimed_at=now)
+            transaction.on_commit(lambda: _handle_later(ids), robust=True)
+    return ids
+
+
+def _handle_later(ids: list[int]) -> None:
+    from games.tasks import handle_missed_decision
+
+    for game_id in ids:
+        handle_missed_decision.delay(game_id)
+
+
+def handle_missed_decision(game_id: int, now: datetime | None = None) -> str:
+    """The missed-decision policy, for a game whose deadline has passed.
+
+    First one grace extension (the decision's full time again); when that passes too,
+    the greedy bot decides for the player, recorded as a timeout move. Only missed turns
+    in play count towards ``missed_limit``: a player who reaches it forfeits at that
+    turn instead (R31). A missed setup placement or retreat is always decided by the bot
+    (R31: a missed retreat is played for the defender) and does not count, since it
+    could never lead to a forfeit. A bot seat is never charged: its decision is played.
+    Safe to run twice: it re-checks the deadline under the row lock.
+    Returns what it did: "nothing due", "grace", "timeout move", "forfeit" or "bot move".
+    """
+    now = now or current_time()
+    with transaction.atomic():
+        game = lock_game(game_id)
+        seat = game.to_move
+        if (
+            not game.is_active
+            or game.is_paused
+            or seat is None
+            or game.deadline is None
+            or game.deadline > now
+        ):
+            if game.deadline_claimed_at is not None:
+                game.deadline_claimed_at = None
+                game.save(update_fields=["deadline_claimed_at"])
+            return "nothing due"
+        state = state_of(game)
+        if seat.bot:  # its task was lost: the bot decides now, with nothing held against it
+            action = BOTS[seat.bot](state, random.Random(dice().random()))
+            _record(game, seat, state, action, Move.Source.BOT, None, now)
+            _after_commit(game)
+            return "bot move"
+        if not game.grace_used:
+            game.grace_used = True
+            game.deadline = now + grace_time(game, state)
+            game.deadline_claimed_at = None
+            arm_reminder(game, grace_time(game, state))
+            game.save(update_fields=["grace_used", "deadline", "deadline_claimed_at", "remind_at"])
+            notify.queue_missed_mail(game, seat, "grace", "", state)
+            return "grace"
+        counts = state.phase == "play" and state.pending is None
+        if counts:
+            seat.missed += 1
+            seat.save(update_fields=["missed"])
+        if counts and seat.missed >= game.missed_limit:
+            # The notice is queued before the move's own mails (the result, should the
+            # forfeit end the game): the player reads them in the order they happened.
+            notify.queue_missed_mail(game, seat, "forfeit", "", state)
+            after, events = engine.forfeit(state, seat.player_name)
+            move = _log(
+                game, seat, f"forfeit {seat.player_name}", [], events, Move.Source.TIMEOUT, None
+            )
+            _store(game, after, now, move=move)
+            done = "forfeit"
+        else:
+            action = BOTS["greedy"](state, random.Random(dice().random()))
+            notify.queue_missed_mail(game, seat, "timeout move", action, state)
+            _record(game, seat, state, action, Move.Source.TIMEOUT, None, now)
+            done = "timeout move"
+        _after_commit(game)
+        return done
+
+
+def sweep_reminders(now: datetime | None = None, limit: int = 10_000) -> list[int]:
+    """Remind the players whose decisions are due soon, once per deadline.
+
+    Claims the due reminders with a conditional update (rows another sweep holds are
+    skipped) and queues each mail in the same transaction. Returns the game ids.
+    """
+    now = now or current_time()
+    with transaction.atomic():
+        ids = list(
+            Game.objects.select_for_update(skip_locked=True)
+            .filter(status__in=ACTIVE, paused_at__isnull=True, remind_at__lte=now, deadline__gt=now)
+            .values_list("id", flat=True)[:limit]
+        )
+        Game.objects.filter(id__in=ids).update(remind_at=None)
+        for game in Game.objects.filter(id__in=ids).select_related("to_move__user__profile"):
+            seat = game.to_move
+            if seat is not None and not seat.bot:
+                notify.queue_reminder_mail(game, seat, state_of(game))
+    return ids

@@ -1,0 +1,139 @@
+"""Decisions: a player's, checked against the turn their form was made for, and the
+bots', played after commit until a person's decision is due."""
+
+from __future__ import annotations
+
+import random
+from datetime import datetime, timedelta
+
+from django.conf import settings
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+from django.db.models import Max, Q
+
+from games import engine
+from games.describe import eliminates_mover
+from games.engine.bots import BOTS
+from games.models import Game, Move, Seat
+from games.services.core import (
+    ACTIVE,
+    Decision,
+    GameError,
+    NeedsConfirmation,
+    NotYourDecision,
+    StaleForm,
+    _after_commit,
+    _record,
+    current_time,
+    dice,
+    lock_game,
+    seats_of,
+    state_of,
+)
+
+
+def submit_move(
+    game_id: int,
+    user: AbstractBaseUser,
+    text: str,
+    turn_number: int,
+    source: str = Move.Source.WEB,
+    confirm_elimination: bool = True,
+) -> Decision:
+    """A player's decision, from a form made for ``turn_number``.
+
+    With ``confirm_elimination`` False, a decision that would eliminate the player
+    (R15) raises NeedsConfirmation instead of being applied."""
+    with transaction.atomic():
+        game = lock_game(game_id)
+        seat = next((s for s in seats_of(game) if s.user_id == user.pk), None)
+        if seat is None:
+            raise NotYourDecision("you have no seat in this game")
+        if game.turn_number != turn_number:
+            # Only this user's own submission counts as a double submit: an organiser's
+            # move for them or a forfeit is the game moving on without them.
+            done = game.moves.filter(number=turn_number + 1, seat=seat, actor=user).first()
+            if done is not None:  # a double submit: the first one went through
+                return Decision(done, duplicate=True)
+            raise StaleForm(
+                "the game has moved on since this form was made: nothing was changed; "
+                "here is the game as it is now"
+            )
+        _check_waiting_for(game, seat)
+        return Decision(_apply(game, seat, text, source, user, confirm_elimination))
+
+
+def _check_waiting_for(game: Game, seat: Seat) -> None:
+    if not game.is_active:
+        raise NotYourDecision(f"this game is {game.get_status_display().lower()}")
+    if game.is_paused:
+        raise NotYourDecision("this game is paused by an organiser")
+    if game.to_move_id != seat.pk:
+        waiting = game.to_move.display_name if game.to_move else "no one"
+        raise NotYourDecision(f"it is not your decision: the game waits for {waiting}")
+
+
+def _apply(
+    game: Game,
+    seat: Seat,
+    text: str,
+    source: str,
+    actor: AbstractBaseUser | None,
+    confirmed: bool = True,
+) -> Move:
+    state = state_of(game)
+    try:
+        action = engine.parse_action(state, text)
+    except engine.IllegalAction as refusal:
+        raise GameError(str(refusal)) from None
+    if not confirmed and eliminates_mover(state, action):
+        raise NeedsConfirmation(action, game.board)
+    move = _record(game, seat, state, action, source, actor)
+    _after_commit(game)
+    return move
+
+
+def sweep_bots(now: datetime | None = None, limit: int = 1000) -> list[int]:
+    """Periodic: restart the bots of running games that have waited for a bot seat for
+    longer than BOT_STALLED_SECONDS: a bot decides within moments of its turn, so its
+    task was lost (the broker was down when the decision fell due, or a worker died).
+    Returns the game ids handed to ``play_bots``.
+
+    Running ``play_bots`` for a game whose bots are already playing is harmless: each
+    bot decision locks the game and re-checks whose decision it is."""
+    from games.tasks import play_bots
+
+    since = (now or current_time()) - timedelta(seconds=settings.BOT_STALLED_SECONDS)
+    waiting = (
+        Game.objects.filter(status__in=ACTIVE, paused_at__isnull=True)
+        .filter(to_move__bot__gt="")
+        .annotate(last_move=Max("moves__created_at"))
+        .filter(Q(last_move__lt=since) | Q(last_move__isnull=True, started_at__lt=since))
+        .order_by("pk")
+    )
+    ids = list(waiting.values_list("pk", flat=True)[:limit])
+    for game_id in ids:
+        play_bots.delay(game_id)
+    return ids
+
+
+def play_bot_turns(game_id: int, limit: int = 200) -> int:
+    """Let bot seats make their decisions until a person's is due; returns how many."""
+    played = 0
+    rng = random.Random(dice().random())
+    while played < limit:
+        with transaction.atomic():
+            game = lock_game(game_id)
+            seat = game.to_move
+            if not game.is_active or game.is_paused or seat is None or not seat.bot:
+                return played
+            state = state_of(game)
+            # no bots scheduled here: their loop is already running
+            _record(game, seat, state, BOTS[seat.bot](state, rng), Move.Source.BOT, None)
+        played += 1
+    from games.tasks import play_bots
+
+    # A long run of bot turns continues in a fresh task; should it not reach the broker,
+    # the bot sweep restarts it.
+    play_bots.delay(game_id)
+    return played

@@ -1,0 +1,286 @@
+"""Games as a lobby makes them: created with their options, joined seat by seat,
+started by the last seat or the organiser, cancelled before they start."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+from django.db.models import Max
+
+from accounts.services import display_name
+from games import engine, notify
+from games.engine.bots import BOTS
+from games.models import Game, Seat
+from games.selectors import can_see
+from games.services.absences import _locked_profile
+from games.services.core import (
+    MAX_SEATS,
+    MIN_SEATS,
+    STARTED_FIELDS,
+    GameError,
+    _after_commit,
+    _check_organiser,
+    _store,
+    current_time,
+    dice,
+    lock_game,
+    seats_of,
+)
+
+
+def _check_home(game: Game, home: str | None) -> str:
+    if not home:
+        return ""
+    board = engine.BOARDS[game.board]
+    if home not in board.continent_index:
+        raise GameError(f"{home!r} is not a continent of this board")
+    if game.seats.filter(home=home).exists():
+        raise GameError(f"{board.continent_names[board.continent_index[home]]} is taken")
+    return home
+
+
+def create_game(
+    creator: AbstractBaseUser,
+    *,
+    name: str = "",
+    seats: int = 2,
+    board: str = "original",
+    setup_mode: str = Game.SetupMode.STRICT,
+    retreat_into_origin: bool = False,
+    home_assignment: str = Game.HomeAssignment.CHOOSE,
+    decision_time: timedelta = timedelta(days=2),
+    retreat_time: timedelta = timedelta(hours=12),
+    missed_limit: int = 3,
+    is_public: bool = True,
+    home: str | None = None,
+    time_control: str = Game.TimeControl.FIXED,
+    bank_time: timedelta = timedelta(days=5),
+    increment: timedelta = timedelta(days=1),
+    absence_pauses_clock: bool = True,
+) -> Game:
+    if not MIN_SEATS <= seats <= MAX_SEATS:
+        raise GameError(f"a game has {MIN_SEATS} to {MAX_SEATS} players")
+    if board not in engine.BOARDS:
+        raise GameError(f"unknown board {board!r}")
+    if decision_time < timedelta(minutes=1) or retreat_time < timedelta(minutes=1):
+        raise GameError("allow at least a minute per decision and per retreat")
+    if missed_limit < 1:
+        raise GameError("a player forfeits after at least one missed decision")
+    if time_control not in Game.TimeControl.values:
+        raise GameError(f"unknown time control {time_control!r}")
+    if time_control == Game.TimeControl.BANK and bank_time < timedelta(minutes=1):
+        raise GameError("a time bank holds at least a minute")
+    if increment < timedelta(0):
+        raise GameError("an increment cannot be negative")
+    with transaction.atomic():
+        game = Game.objects.create(
+            name=name.strip(),
+            creator=creator,
+            seats_wanted=seats,
+            board=board,
+            setup_mode=setup_mode,
+            retreat_into_origin=retreat_into_origin,
+            home_assignment=home_assignment,
+            decision_time=decision_time,
+            retreat_time=retreat_time,
+            missed_limit=missed_limit,
+            is_public=is_public,
+            time_control=time_control,
+            bank_time=bank_time,
+            increment=increment,
+            absence_pauses_clock=absence_pauses_clock,
+        )
+        chosen = home if home_assignment == Game.HomeAssignment.CHOOSE else None
+        Seat.objects.create(game=game, number=1, user=creator, home=_check_home(game, chosen))
+    return game
+
+
+def create_lobby_game(creator: AbstractBaseUser, **options: Any) -> Game:
+    """A game a player opens in the lobby (``create_game``'s options), within the limits
+    that keep one account from flooding it: at most OPEN_GAMES_PER_PLAYER of its games
+    wait for players at once, and it creates at most GAMES_CREATED_PER_HOUR an hour.
+    Staff are not limited. The creator's profile is locked, so two creations at once
+    are counted one after the other."""
+    with transaction.atomic():
+        if not creator.is_staff:
+            _check_creation_limits(creator)
+        return create_game(creator, **options)
+
+
+def play_against_bots(
+    player: AbstractBaseUser, bots: int = 1, bot: str = "greedy", board: str = "original"
+) -> Game:
+    """A private game of the player against ``bots`` bots of one kind, started at once:
+    homes are drawn at random, the strict setup, the usual times. Counted as a lobby game
+    (its limits apply)."""
+    if bot not in BOTS:
+        raise GameError(f"unknown bot {bot!r}")
+    if not 1 <= bots <= MAX_SEATS - 1:
+        raise GameError(f"play against 1 to {MAX_SEATS - 1} bots")
+    with transaction.atomic():
+        game = create_lobby_game(
+            player,
+            name=f"{display_name(player)} against {bots} {bot} bot{'' if bots == 1 else 's'}",
+            seats=bots + 1,
+            board=board,
+            home_assignment=Game.HomeAssignment.RANDOM,
+            is_public=False,
+        )
+        for _ in range(bots):
+            add_bot(game.pk, player, bot)  # the last seat starts the game
+    game.refresh_from_db()
+    return game
+
+
+def _check_creation_limits(creator: AbstractBaseUser) -> None:
+    _locked_profile(creator)
+    mine = Game.objects.filter(creator=creator)
+    cap = settings.OPEN_GAMES_PER_PLAYER
+    if mine.filter(status=Game.Status.OPEN).count() >= cap:
+        raise GameError(
+            f"you already have {cap} open games waiting for players: start or cancel one "
+            "before you create another"
+        )
+    rate = settings.GAMES_CREATED_PER_HOUR
+    if mine.filter(created_at__gt=current_time() - timedelta(hours=1)).count() >= rate:
+        raise GameError(f"you have created {rate} games in the last hour: try again later")
+
+
+def _add_seat(game: Game, user: AbstractBaseUser | None, bot: str, home: str | None) -> Seat:
+    if game.status != Game.Status.OPEN:
+        raise GameError("this game is no longer open")
+    if game.seats.count() >= game.seats_wanted:
+        raise GameError("this game is full")
+    if game.home_assignment == Game.HomeAssignment.CHOOSE and not home:
+        raise GameError("choose a home continent")
+    if game.home_assignment != Game.HomeAssignment.CHOOSE:
+        home = None
+    number = (game.seats.aggregate(n=Max("number"))["n"] or 0) + 1
+    seat = Seat.objects.create(
+        game=game, number=number, user=user, bot=bot, home=_check_home(game, home)
+    )
+    game.__dict__.pop("_seat_list", None)
+    # An "assigned" game waits, full, for the organiser to assign homes and start it:
+    # the last seat cannot have a home yet, so starting now could only fail.
+    if (
+        game.seats.count() == game.seats_wanted
+        and game.home_assignment != Game.HomeAssignment.ASSIGNED
+    ):
+        _start(game)
+    return seat
+
+
+def join_game(
+    game_id: int, user: AbstractBaseUser, home: str | None = None, invite_token: str | None = None
+) -> Seat:
+    with transaction.atomic():
+        game = lock_game(game_id)
+        if not can_see(game, user, invite_token):
+            raise GameError("this game is private: you need its invite link")
+        if game.seats.filter(user=user).exists():
+            raise GameError("you already have a seat in this game")
+        return _add_seat(game, user, "", home)
+
+
+def add_bot(
+    game_id: int, by: AbstractBaseUser, bot: str = "greedy", home: str | None = None
+) -> Seat:
+    if bot not in BOTS:
+        raise GameError(f"unknown bot {bot!r}")
+    with transaction.atomic():
+        game = lock_game(game_id)
+        _check_organiser(game, by)
+        return _add_seat(game, None, bot, home)
+
+
+def leave_game(game_id: int, user: AbstractBaseUser) -> None:
+    with transaction.atomic():
+        game = lock_game(game_id)
+        if game.status != Game.Status.OPEN:
+            raise GameError("a game that has started cannot be left")
+        if game.creator_id == user.pk:
+            raise GameError("you created this game: cancel it instead")
+        deleted, _ = game.seats.filter(user=user).delete()
+        if not deleted:
+            raise GameError("you have no seat in this game")
+
+
+def cancel_game(game_id: int, by: AbstractBaseUser) -> None:
+    with transaction.atomic():
+        game = lock_game(game_id)
+        _check_organiser(game, by)
+        if game.status != Game.Status.OPEN:
+            raise GameError("only a game that has not started can be cancelled")
+        game.status = Game.Status.CANCELLED
+        game.save(update_fields=["status"])
+
+
+def assign_home(game_id: int, by: AbstractBaseUser, seat_id: int, home: str) -> None:
+    with transaction.atomic():
+        game = lock_game(game_id)
+        _check_organiser(game, by)
+        if game.status != Game.Status.OPEN:
+            raise GameError("homes are fixed once the game has started")
+        seat = game.seats.filter(pk=seat_id).first()
+        if seat is None:
+            raise GameError("there is no such seat in this game")
+        seat.home = ""
+        seat.save(update_fields=["home"])
+        seat.home = _check_home(game, home)
+        seat.save(update_fields=["home"])
+
+
+def start_game(game_id: int, by: AbstractBaseUser) -> None:
+    with transaction.atomic():
+        game = lock_game(game_id)
+        _check_organiser(game, by)
+        if game.status != Game.Status.OPEN:
+            raise GameError("this game has already started")
+        if game.seats.count() < MIN_SEATS:
+            raise GameError("a game needs at least two players")
+        _start(game)
+
+
+def _start(game: Game) -> None:
+    """R4–R5: fix the homes, roll for the first player, and open the setup."""
+    seats = list(game.seats.order_by("number"))
+    if game.home_assignment == Game.HomeAssignment.RANDOM:
+        homes = dice().sample(list(engine.BOARDS[game.board].continents), len(seats))
+        for seat, home in zip(seats, homes, strict=True):
+            seat.home = home
+        Seat.objects.bulk_update(seats, ["home"])
+    missing = [s.display_name for s in seats if not s.home]
+    if missing:
+        raise GameError(f"still without a home continent: {', '.join(missing)}")
+    if game.time_control == Game.TimeControl.BANK:
+        for seat in seats:
+            seat.bank_left = game.bank_time
+        Seat.objects.bulk_update(seats, ["bank_left"])
+    game.__dict__.pop("_seat_list", None)  # read again, with the homes and banks
+    players = [(s.player_name, s.home) for s in seats]
+    state, record = engine.new_game(players, game.options(), dice())
+    now = current_time()
+    game.seats_wanted = len(seats)
+    game.start_record = record
+    game.status = Game.Status.SETUP
+    game.started_at = now
+    game.save(update_fields=STARTED_FIELDS)
+    _store(game, state, now)
+    notify.queue_start_mails(game, seats_of(game))
+    _after_commit(game)
+
+
+def set_muted(game_id: int, user: AbstractBaseUser, muted: bool) -> Seat:
+    """The player wants no mail about this game (muted), or wants it again. A missed
+    decision is still told: it is a penalty against them."""
+    with transaction.atomic():
+        seat = Seat.objects.select_for_update().filter(game_id=game_id, user=user).first()
+        if seat is None:
+            raise GameError("you have no seat in this game")
+        seat.muted = muted
+        seat.save(update_fields=["muted"])
+    return seat

@@ -1,0 +1,226 @@
+"""What an organiser does to a running game, and a player's resignation: each is kept
+as a game event, shown in the game log and mailed to the players."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from datetime import timedelta
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+
+from accounts.services import display_name
+from games import describe, notify
+from games.models import Game, GameEvent, Move, Seat
+from games.services.clocks import arm_reminder, time_allowed
+from games.services.core import (
+    GameError,
+    StaleForm,
+    _after_commit,
+    _check_organiser,
+    _forfeited,
+    _store_forfeit,
+    current_time,
+    lock_game,
+    seats_of,
+    state_of,
+)
+from games.services.decisions import _apply
+
+
+def move_on_behalf(
+    game_id: int, admin: AbstractBaseUser, text: str, turn_number: int | None = None
+) -> Move:
+    """An organiser makes the pending decision for whoever the game waits for.
+
+    ``turn_number`` (from the organiser's form) prevents the race where the player
+    decides first and the organiser's text is then applied to the next decision."""
+    with transaction.atomic():
+        game = lock_game(game_id)
+        if not admin.is_staff:
+            raise GameError("only an organiser can move for a player")
+        if turn_number is not None and game.turn_number != turn_number:
+            raise StaleForm(
+                "the game has moved on since this form was made: nothing was changed; "
+                "here is the game as it is now"
+            )
+        if not game.is_active or game.to_move is None:
+            raise GameError("this game waits for no decision")
+        if game.is_paused:
+            raise GameError("this game is paused: resume it before moving for a player")
+        return _apply(game, game.to_move, text, Move.Source.ADMIN, actor=admin)
+
+
+def forfeit_seat(
+    game_id: int, by: AbstractBaseUser | None, seat_id: int, source: str, reason: str = ""
+) -> Move:
+    """R31: the seat's player forfeits, an organiser's decision (``by``; the players are
+    told, with the reason) or the timeout policy (``by`` None)."""
+    with transaction.atomic():
+        game = lock_game(game_id)
+        if by is not None:  # None: the timeout policy
+            _check_organiser(game, by)
+        seat = next((s for s in seats_of(game) if s.pk == seat_id), None)
+        if seat is None:
+            raise GameError("there is no such seat in this game")
+        after, events = _forfeited(game, seat)
+        if by is not None:
+            text = f"{_organiser(by)} made {_named(seat)} forfeit the game (R31)."
+            _tell(game, GameEvent.Kind.FORFEIT, by, text, seat, reason, [seat.user])
+        return _store_forfeit(game, seat, after, events, source, by)
+
+
+def resign(game_id: int, user: AbstractBaseUser) -> Move:
+    """The player leaves a game in play: they forfeit it (R31), and the others are told."""
+    with transaction.atomic():
+        game = lock_game(game_id)
+        seat = next((s for s in seats_of(game) if s.user_id == user.pk), None)
+        if seat is None:
+            raise GameError("you have no seat in this game")
+        after, events = _forfeited(game, seat)
+        text = f"{_named(seat)} resigned: they forfeit the game (R31)."
+        _tell(game, GameEvent.Kind.RESIGN, user, text, seat, "", [user])
+        return _store_forfeit(game, seat, after, events, Move.Source.WEB, user)
+
+
+def _organiser(by: AbstractBaseUser) -> str:
+    return f"The organiser {display_name(by)}"
+
+
+def _named(seat: Seat) -> str:
+    return f"{seat.display_name} ({seat.player_name})" if seat.home else seat.display_name
+
+
+def _tell(
+    game: Game,
+    kind: str,
+    by: AbstractBaseUser | None,
+    text: str,
+    seat: Seat | None = None,
+    reason: str = "",
+    concerned: Iterable[AbstractBaseUser | None] = (),
+    data: dict[str, Any] | None = None,
+) -> GameEvent:
+    """Keep what happened for the game log, and mail it to the players (always to the
+    ``concerned`` ones), in the change's transaction."""
+    event = GameEvent.objects.create(
+        game=game,
+        kind=kind,
+        after_move=game.turn_number,
+        seat=seat,
+        actor=by,
+        text=text,
+        reason=reason.strip(),
+        data=data or {},
+    )
+    notify.queue_notice_mails(game, event, seats_of(game), concerned=concerned)
+    return event
+
+
+def _waiting_player(game: Game) -> list[AbstractBaseUser | None]:
+    """The player whose decision is pending, if any: a change to its deadline is theirs."""
+    seat = game.to_move if game.is_active else None
+    return [seat.user] if seat is not None and seat.user_id else []
+
+
+def pause_game(game_id: int, by: AbstractBaseUser, reason: str = "") -> None:
+    with transaction.atomic():
+        game = lock_game(game_id)
+        _check_organiser(game, by)
+        if not game.is_active or game.is_paused:
+            raise GameError("only a running game can be paused")
+        game.paused_at = current_time()
+        game.save(update_fields=["paused_at"])
+        text = f"{_organiser(by)} paused the game: no decision is due until it resumes."
+        _tell(game, GameEvent.Kind.PAUSE, by, text, None, reason, _waiting_player(game))
+
+
+def resume_game(game_id: int, by: AbstractBaseUser, reason: str = "") -> None:
+    """The deadline moves on by the time the game was paused."""
+    with transaction.atomic():
+        game = lock_game(game_id)
+        _check_organiser(game, by)
+        if game.paused_at is None:
+            raise GameError("this game is not paused")
+        paused = current_time() - game.paused_at
+        if game.deadline is not None:
+            game.deadline += paused
+            arm_reminder(game, time_allowed(game, state_of(game)))
+        if game.clock_started_at is not None:  # the pause is not charged to a bank
+            game.clock_started_at += paused
+        game.paused_at = None
+        game.save(update_fields=["paused_at", "deadline", "remind_at", "clock_started_at"])
+        text = (
+            f"{_organiser(by)} resumed the game; the pending deadline moved on by the time "
+            "it was paused."
+        )
+        _tell(game, GameEvent.Kind.RESUME, by, text, None, reason, _waiting_player(game))
+        _after_commit(game)
+
+
+def extend_deadline(game_id: int, by: AbstractBaseUser, extra: timedelta, reason: str = "") -> None:
+    with transaction.atomic():
+        game = lock_game(game_id)
+        _check_organiser(game, by)
+        if game.deadline is None:
+            raise GameError("this game has no deadline running")
+        if extra <= timedelta(0):
+            raise GameError("an extension must be positive")
+        game.deadline += extra
+        game.deadline_claimed_at = None
+        arm_reminder(game, time_allowed(game, state_of(game)))
+        game.save(update_fields=["deadline", "deadline_claimed_at", "remind_at"])
+        seat = game.to_move
+        whose = f"{_named(seat)}'s" if seat is not None else "the pending"
+        text = f"{_organiser(by)} extended {whose} deadline by {describe.duration(extra)}."
+        _tell(game, GameEvent.Kind.EXTEND, by, text, seat, reason, _waiting_player(game))
+
+
+def replace_player(
+    game_id: int, by: AbstractBaseUser, seat_id: int, user: AbstractBaseUser, reason: str = ""
+) -> GameEvent:
+    """Someone else takes over a seat; its pieces, home and colour stay, and so do its
+    earlier moves, under the player who made them. Its missed decisions were the
+    previous player's: the count starts again. The players are told; if the seat's
+    decision is due, the new player gets its mail at once (links sent to the previous
+    player no longer work)."""
+    with transaction.atomic():
+        game = lock_game(game_id)
+        _check_organiser(game, by)
+        if game.status in (Game.Status.OVER, Game.Status.CANCELLED, Game.Status.ABANDONED):
+            raise GameError("this game is finished")
+        if any(s.user_id == user.pk for s in seats_of(game)):
+            raise GameError(f"{user.get_username()} already has a seat in this game")
+        seat = next((s for s in seats_of(game) if s.pk == seat_id), None)
+        if seat is None:
+            raise GameError("there is no such seat in this game")
+        before, previous = seat.display_name, seat.user
+        seat.user, seat.bot, seat.missed, seat.muted = user, "", 0, False
+        seat.save(update_fields=["user", "bot", "missed", "muted"])
+        game.__dict__.pop("_seat_list", None)  # read again, with the new player's profile
+        seat = next(s for s in seats_of(game) if s.pk == seat_id)
+        colour = f" ({seat.player_name})" if seat.home else ""
+        text = f"{seat.display_name} takes over the seat of {before}{colour}."
+        data = {"before": before, "after": seat.display_name}
+        event = _tell(game, GameEvent.Kind.REPLACE, by, text, seat, reason, [previous, user], data)
+        if game.is_active and not game.is_paused and game.to_move_id == seat.pk:
+            notify.queue_decision_mail(game, seat, state_of(game), seats_of(game))
+        return event
+
+
+def abandon_game(game_id: int, by: AbstractBaseUser, reason: str = "") -> None:
+    """The game stops with no result; every player is told, with the reason."""
+    with transaction.atomic():
+        game = lock_game(game_id)
+        _check_organiser(game, by)
+        if game.status in (Game.Status.OVER, Game.Status.CANCELLED, Game.Status.ABANDONED):
+            raise GameError("this game is already finished")
+        game.status = Game.Status.ABANDONED
+        game.deadline = None
+        game.to_move = None
+        game.finished_at = current_time()
+        game.save(update_fields=["status", "deadline", "to_move", "finished_at"])
+        text = f"{_organiser(by)} abandoned the game: it ends with no result."
+        everyone = [seat.user for seat in seats_of(game)]
+        _tell(game, GameEvent.Kind.ABANDON, by, text, None, reason, everyone)
