@@ -1,9 +1,11 @@
 """The board as a PNG picture, for mail: mail clients do not show SVG.
 
-The same picture as ``boardview.board_svg`` (its layout, routes with the Pacific drawn
-as stubs, reconstructed routes dashed, tinted continents, territory circles, and each
-piece a triangle in its owner's colour with a text label), 800 pixels wide, with a
-legend under the map naming each player who has pieces on the board next to their
+The same picture as ``boardview.board_svg``, from the same geometry
+(``games.boardlayout``: routes bent around territories, routes across the Pacific ending
+at labelled ports, labels beside their circles on a plate of the ground that hides any
+route under them), reconstructed routes dashed, tinted continents, territory circles,
+and each piece a triangle in its owner's colour with a text label, 800 pixels wide, with
+a legend under the map naming each player who has pieces on the board next to their
 colour. Shapes are drawn at twice the size and halved, which smooths lines and circles;
 text is drawn at the final size.
 
@@ -27,22 +29,14 @@ from __future__ import annotations
 
 import io
 import math
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
 
 from PIL import Image, ImageChops, ImageColor, ImageDraw, ImageFont
 
-from games.boardview import (
-    NODE_RADIUS,
-    RECONSTRUCTED,
-    WIDTH,
-    Piece,
-    continent_box,
-    layout,
-    route_lines,
-    safe_color,
-    triangle_points,
-)
+from games.boardlayout import NODE_RADIUS, WIDTH, BoardKey, geometry
+from games.boardshapes import Geometry, Text
+from games.boardview import RECONSTRUCTED, Piece, piece_text, safe_color, triangle_points
 from games.engine import Board
 
 RGB = tuple[int, int, int]
@@ -57,12 +51,8 @@ SUPERSAMPLE = 2  # shapes are drawn this many times larger, then reduced
 # from such a point has the same pixels wherever it stands.
 GRID = 5
 SPRITE_UNITS = 12 * GRID  # a piece's patch, in layout units, square
-FONT_PX = 12  # territory names, piece labels, continent names
 LEGEND_FONT_PX = 13
-RADIUS_PX = round(NODE_RADIUS * SCALE)
-NAME_GAP_PX = 13  # from a territory's circle to its name's baseline
-LABEL_GAP_PX = 27  # from a territory's circle to its piece label's baseline
-HALO_PX = 1.5  # a border in the continent's tint keeps text readable over routes
+ANCHORS = {"start": "ls", "middle": "ms", "end": "rs"}  # SVG's text-anchor as Pillow's
 LEGEND_GAP_PX = 8  # between the map and the legend
 LEGEND_ROW_PX = 24
 LEGEND_MARGIN_PX = 12
@@ -160,22 +150,47 @@ def _legend_rows(players: list[tuple[str, RGB]]) -> list[list[tuple[str, RGB | N
 
 def _dashed_line(
     draw: ImageDraw.ImageDraw,
-    start: tuple[float, float],
-    end: tuple[float, float],
+    line: Sequence[tuple[float, float]],
     dash: float,
     gap: float,
     width: int,
 ) -> None:
-    (x1, y1), (x2, y2) = start, end
-    length = math.hypot(x2 - x1, y2 - y1)
-    if length == 0:
-        return
-    ux, uy = (x2 - x1) / length, (y2 - y1) / length
+    """A dashed polyline, its dashes running on from one piece to the next."""
+    pieces: list[tuple[float, float, float, float, float]] = []  # x, y, ux, uy, length
+    for (x1, y1), (x2, y2) in zip(line, line[1:], strict=False):
+        length = math.hypot(x2 - x1, y2 - y1)
+        if length:
+            pieces.append((x1, y1, (x2 - x1) / length, (y2 - y1) / length, length))
+    total = sum(piece[4] for piece in pieces)
     at = 0.0
-    while at < length:
-        stop = min(at + dash, length)
-        draw.line((x1 + ux * at, y1 + uy * at, x1 + ux * stop, y1 + uy * stop), ROUTE, width)
+    while at < total:
+        stop = min(at + dash, total)
+        draw.line([_along(pieces, d) for d in _dash_points(pieces, at, stop)], ROUTE, width)
         at = stop + gap
+
+
+def _dash_points(
+    pieces: Sequence[tuple[float, float, float, float, float]], start: float, stop: float
+) -> list[float]:
+    """The distances along the line where a dash from ``start`` to ``stop`` turns."""
+    turns, walked = [start], 0.0
+    for piece in pieces:
+        walked += piece[4]
+        if start < walked < stop:
+            turns.append(walked)
+    return [*turns, stop]
+
+
+def _along(
+    pieces: Sequence[tuple[float, float, float, float, float]], distance: float
+) -> tuple[float, float]:
+    """The point ``distance`` along the line."""
+    for x, y, ux, uy, length in pieces:
+        if distance <= length:
+            return (x + ux * distance, y + uy * distance)
+        distance -= length
+    x, y, ux, uy, length = pieces[-1]
+    return (x + ux * length, y + uy * length)
 
 
 def _changed(after: Image.Image, before: Image.Image) -> Image.Image:
@@ -194,10 +209,10 @@ class _Art:
 
     def __init__(self, board: Board) -> None:
         self.territories = board.territories
-        self.points, height = layout(board)
-        self.map_px = round(height * SCALE)
-        self.halos = [_mix(rgb(board.continent_colors[c]), 0.13) for c in board.continent_of]
-        self.base, self.painted = _draw_map(board, self.points, self.map_px)
+        self.shape = geometry(board)
+        self.points = {t: (round(x), round(y)) for t, (x, y) in self.shape.points.items()}
+        self.map_px = round(self.shape.height * SCALE)
+        self.ground, self.base, self.painted = _draw_map(board, self.shape, self.map_px)
         sample = _palette_sample(self.base, sorted({rgb(c) for c in board.continent_colors}))
         self.palette = _palette(sample, self.painted)
         self.exact = frozenset(self.painted) & frozenset(self.palette)  # kept exactly
@@ -240,32 +255,17 @@ class _Art:
         mask = _changed(patch, Image.new("RGB", patch.size, WHITE))
         return (box[0], box[1]), patch, self.index(patch), mask
 
-    def label(self, tid: str, text: str) -> Patch:
-        """The piece label under territory ``tid``, over the map there, and where it goes."""
-        key = ("label", tid, text)
+    def label(self, tid: str, piece: Piece) -> Patch:
+        """The piece label under territory ``tid``'s name, on its plate over the map
+        there, and where it goes."""
+        text = piece_text(self.shape.labels[tid], piece)
+        key = ("label", tid, text.text)
         found = self._patches.get(key)
         if found is None:
-            font = _font(FONT_PX)
-            x, y = pixel(self.points[tid])
-            y += RADIUS_PX + LABEL_GAP_PX
-            left, top, right, bottom = font.getbbox(text, anchor="ms", stroke_width=HALO_PX)
-            box = (
-                x + math.floor(left) - 1,
-                y + math.floor(top) - 1,
-                x + math.ceil(right) + 1,
-                y + math.ceil(bottom) + 1,
-            )
+            box = _ink_box(text)
             under = self.base.crop(box)
-            patch = under.copy()
-            ImageDraw.Draw(patch).text(
-                (x - box[0], y - box[1]),
-                text,
-                INK,
-                font,
-                anchor="ms",
-                stroke_width=HALO_PX,
-                stroke_fill=self.halos[self.territories.index(tid)],
-            )
+            patch = self.ground.crop(box)
+            _write(ImageDraw.Draw(patch), text, (-box[0], -box[1]))
             at = (box[0], box[1])
             found = self._keep(key, (at, patch, self.index(patch), _changed(patch, under)))
         return found
@@ -286,91 +286,92 @@ class _Art:
         return patch
 
 
-class _BoardKey:
-    """A board, equal to another board when every field the picture draws is equal."""
-
-    __slots__ = ("board", "fields", "hashed")
-
-    def __init__(self, board: Board) -> None:
-        self.board = board
-        self.fields = (
-            board.id,
-            board.territories,
-            board.territory_names,
-            board.continent_names,
-            board.continent_colors,
-            board.continent_of,
-            board.continent_territories,
-            board.routes,
-        )
-        self.hashed = hash(self.fields)
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, _BoardKey) and self.fields == other.fields
-
-    def __hash__(self) -> int:
-        return self.hashed
-
-
 @lru_cache(maxsize=BOARDS_KEPT)
-def _art_of(key: _BoardKey) -> _Art:
+def _art_of(key: BoardKey) -> _Art:
     return _Art(key.board)
 
 
 def _art(board: Board) -> _Art:
-    return _art_of(_BoardKey(board))
+    return _art_of(BoardKey(board))
 
 
 def _draw_map(
-    board: Board, points: Mapping[str, tuple[int, int]], map_px: int
-) -> tuple[Image.Image, set[RGB]]:
-    """The map without pieces, and every colour it paints flat (areas and lines)."""
+    board: Board, shape: Geometry, map_px: int
+) -> tuple[Image.Image, Image.Image, set[RGB]]:
+    """The ground (background and continents' areas), the map without pieces, and every
+    colour the map paints flat (areas and lines)."""
     painted = {BACKGROUND, WHITE, ROUTE, OUTLINE, INK, CONTINENT_INK}
-    texts: list[tuple[tuple[int, int], str, str, RGB, RGB]] = []  # at, text, anchor, ...
 
     # Shapes, at SUPERSAMPLE times the size.
     k = SCALE * SUPERSAMPLE  # canvas pixels per layout unit
     canvas = Image.new("RGB", (WIDTH_PX * SUPERSAMPLE, map_px * SUPERSAMPLE), BACKGROUND)
     draw = ImageDraw.Draw(canvas)
 
-    for c, name in enumerate(board.continent_names):
-        x, y, w, h = continent_box(board, points, c)
+    for c, (left, top, right, bottom) in enumerate(shape.continent_boxes):
         color = rgb(board.continent_colors[c])
         tint = _mix(color, 0.13)
         painted |= {tint, color}
-        box = (x * k, y * k, (x + w) * k, (y + h) * k)
+        box = (left * k, top * k, right * k, bottom * k)
         draw.rounded_rectangle(box, 24 * k, tint, _mix(color, 0.5), round(k))
-        texts.append((pixel((x + 10, y + 16)), name, "ls", tint, CONTINENT_INK))
+    ground = canvas.reduce(SUPERSAMPLE)
 
     route_width = round(2 * k)
-    for route in board.routes:
-        a, b = route.between
-        for x1, y1, x2, y2 in route_lines(points[a], points[b]):
-            start, end = (x1 * k, y1 * k), (x2 * k, y2 * k)
-            if route.evidence == RECONSTRUCTED:
-                _dashed_line(draw, start, end, DASH * k, GAP * k, route_width)
-            else:
-                draw.line((start, end), ROUTE, route_width)
+    for stroke in shape.strokes:
+        line = [(x * k, y * k) for x, y in stroke.points()]
+        if stroke.evidence == RECONSTRUCTED:
+            _dashed_line(draw, line, DASH * k, GAP * k, route_width)
+        else:
+            draw.line(line, ROUTE, route_width, joint="curve")
 
     radius = NODE_RADIUS * k
     for t, tid in enumerate(board.territories):
-        x, y = points[tid]
+        x, y = shape.points[tid]
         cx, cy = x * k, y * k
         ring = rgb(board.continent_colors[board.continent_of[t]])
         draw.ellipse(
             (cx - radius, cy - radius, cx + radius, cy + radius), WHITE, ring, round(3 * k)
         )
-        px, py = pixel((x, y))
-        at = (px, py + RADIUS_PX + NAME_GAP_PX)
-        texts.append((at, board.territory_names[t], "ms", _mix(ring, 0.13), INK))
 
-    # Text, at the final size.
+    # Text, at the final size, each on a plate of the ground under it.
     image = canvas.reduce(SUPERSAMPLE)
     draw = ImageDraw.Draw(image)
-    font = _font(FONT_PX)
-    for (x, y), text, anchor, halo, ink in texts:
-        draw.text((x, y), text, ink, font, anchor=anchor, stroke_width=HALO_PX, stroke_fill=halo)
-    return image, painted
+    texts: list[tuple[Text, RGB]] = [(port.label, CONTINENT_INK) for port in shape.ports]
+    texts += [(text, CONTINENT_INK) for text in shape.continent_labels]
+    texts += [(label.name, INK) for label in shape.labels.values()]
+    for text, ink in texts:
+        box = _ink_box(text)
+        image.paste(ground.crop(box), box[:2])
+        _write(draw, text, (0, 0), ink)
+    return ground, image, painted
+
+
+def _ink_box(text: Text) -> tuple[int, int, int, int]:
+    """The pixels a label's text covers, and a pixel more on every side: its plate."""
+    x, y = pixel((text.x, text.y))
+    left, top, right, bottom = _font_of(text).getbbox(text.text, anchor=ANCHORS[text.anchor])
+    return (
+        x + math.floor(left) - 2,
+        y + math.floor(top) - 2,
+        x + math.ceil(right) + 2,
+        y + math.ceil(bottom) + 2,
+    )
+
+
+def _write(draw: ImageDraw.ImageDraw, text: Text, offset: tuple[int, int], ink: RGB = INK) -> None:
+    """A label, at the picture's size, moved by ``offset`` pixels."""
+    x, y = pixel((text.x, text.y))
+    draw.text(
+        (x + offset[0], y + offset[1]),
+        text.text,
+        ink,
+        _font_of(text),
+        anchor=ANCHORS[text.anchor],
+    )
+
+
+def _font_of(text: Text) -> Font:
+    """A label's font at the picture's size (a text size in layout units, rounded up)."""
+    return _font(math.ceil(text.size * SCALE))
 
 
 def _draw_legend(players: tuple[tuple[str, RGB], ...]) -> Image.Image:
@@ -426,7 +427,7 @@ def _compose(
             continue
         for at, true_color, index, mask in (
             art.piece(tid, piece),
-            art.label(tid, f"{piece.letter} {piece.player}"),
+            art.label(tid, piece),
         ):
             image.paste(index if indexed else true_color, at, mask)
     if indexed:

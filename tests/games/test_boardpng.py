@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from PIL import Image, ImageChops
 
-from games import boardpng, boardview
+from games import boardlayout, boardpng, boardshapes, boardview
 from games.engine import BOARDS, Board, load_boards
 from tests.engine.helpers import (
     BLUE,
@@ -134,18 +134,16 @@ def test_on_a_full_board_every_piece_is_its_owners_colour() -> None:
     assert len({boardpng.rgb(p.color) for p in placed.values()}) == 6
 
 
-def test_a_piece_has_a_text_label_under_its_territory_and_an_empty_territory_none() -> None:
+def test_a_piece_has_a_text_label_under_its_territorys_name_and_an_empty_territory_none() -> None:
     board = BOARDS["original"]
     image = picture(boardpng.board_png(board, pieces(OPENING), NAMES))
-    points, _ = boardview.layout(board)
+    labels = boardlayout.geometry(board).labels
 
     def ink_in_label_line(tid: str) -> int:
-        x, y = boardpng.pixel(points[tid])
-        baseline = y + round(boardview.NODE_RADIUS * boardpng.SCALE) + boardpng.LABEL_GAP_PX
+        """Dark pixels in the line under the territory's name that a piece label takes."""
+        left, top, right, bottom = (round(v * boardpng.SCALE) for v in labels[tid].piece.box)
         return sum(
-            is_dark(color_at(image, (x + dx, baseline - dy)))
-            for dx in range(-20, 21)
-            for dy in range(1, 8)
+            is_dark(color_at(image, (x, y))) for x in range(left, right) for y in range(top, bottom)
         )
 
     assert ink_in_label_line("usa") > 10
@@ -306,11 +304,17 @@ def test_reconstructed_routes_are_dashed() -> None:
     dashed_image = picture(boardpng.board_png(board, {}))
     solid_image = picture(boardpng.board_png(solid, {}))
 
-    # Between Brazil's circle and Colombia's, which this route passes, clear of other routes.
-    (x1, y1), (x2, y2) = boardview.LAYOUT["brazil"], boardview.LAYOUT["usa"]
-    samples = [
-        boardpng.pixel((x1 + (x2 - x1) * f / 40, y1 + (y2 - y1) * f / 40)) for f in range(8, 18)
+    # Along the route (a curve around Colombia) from Brazil, clear of other routes and
+    # of the labels' plates.
+    shape = boardlayout.geometry(board)
+    stroke = next(s for s in shape.strokes if s.between == route.between)
+    line = [
+        p
+        for p in stroke.points(80)[14:70]
+        if not any(boardshapes.circle_meets_box(p, 3, box) for box in shape.text_boxes())
     ]
+    samples = [boardpng.pixel(p) for p in line[:20]]
+    assert len(samples) == 20
     assert all(darkest_near(solid_image, p) < 150 for p in samples)
     dashed = [darkest_near(dashed_image, p) for p in samples]
     gaps = [v for v in dashed if v > 190]
@@ -324,15 +328,23 @@ def test_a_route_across_the_pacific_leaves_by_both_edges_of_the_map() -> None:
         board, routes=tuple(r for r in board.routes if r.between != ("alaska", "north-asia"))
     )
     assert len(without.routes) == len(board.routes) - 1
+    stubs = [
+        s for s in boardlayout.geometry(board).strokes if s.between == ("alaska", "north-asia")
+    ]
+    assert sorted(stub.end[0] for stub in stubs) == [0, boardlayout.WIDTH]
 
-    def edge_ink(image: Image.Image, x: int) -> bool:
-        # Alaska (80, 90) and North Asia (760, 80) meet the edges at y = 87.5, pixel 70.
-        return any(max(color_at(image, (x, y))) < 200 for y in range(66, 75))
+    def ink(image: Image.Image, point: tuple[float, float]) -> bool:
+        x, y = boardpng.pixel(point)
+        return darkest_near(image, (min(max(x, 1), 798), y)) < 200
+
+    def middle(stub: boardshapes.Stroke) -> tuple[float, float]:
+        (x1, y1), (x2, y2) = stub.start, stub.end
+        return ((x1 + x2) / 2, (y1 + y2) / 2)
 
     drawn = picture(boardpng.board_png(board, {}))
     missing = picture(boardpng.board_png(without, {}))
-    assert edge_ink(drawn, 0) and edge_ink(drawn, 799)
-    assert not edge_ink(missing, 0) and not edge_ink(missing, 799)
+    assert all(ink(drawn, stub.end) and ink(drawn, middle(stub)) for stub in stubs)
+    assert not any(ink(missing, middle(stub)) for stub in stubs)
 
 
 def test_a_board_with_unknown_territory_ids_and_colours_still_draws() -> None:
