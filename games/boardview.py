@@ -4,7 +4,9 @@ Where things go (territories, routes, the ports where routes across the Pacific 
 the map, labels) is ``games.boardlayout``'s, shared with the mail's PNG. Routes whose
 position on the printed board is a reconstruction are dashed. Each piece is a triangle
 that grows with its pips, in its owner's colour, with a text label, so the picture
-reads without colour.
+reads without colour. The marks of ``games.boardmarks`` (the last move, the attacked
+territory, the retreat options) are rings around the circles and an arrow along the
+last move's route; the page's key says the same in words.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
 
 from games.boardlayout import LAYOUT, MAP_HEIGHT, NODE_RADIUS, WIDTH, geometry, layout
+from games.boardmarks import PATH_COLOR, PATH_WIDTH, RING_RADIUS, RINGS, Marks, Point, paths
 from games.boardshapes import Box, Geometry, Label, Stroke, Text, text_at
 from games.engine import Board, State
 from games.engine.board import SIZE_NAMES
@@ -235,20 +238,35 @@ def _continent_names_svg(board: Board, shape: Geometry) -> SafeString:
     )
 
 
+# What each ring says in a territory's title (the picture's text for screen readers).
+RING_WORDS = {
+    "attacked": "attacked by the last move",
+    "retreat": "the beaten piece may retreat here",
+    "to": "the last move ended here",
+    "from": "the last move started here",
+}
+
+
 def _territory_svg(
-    board: Board, shape: Geometry, tid: str, piece: Piece | None, names: Mapping[str, str]
+    board: Board,
+    shape: Geometry,
+    tid: str,
+    piece: Piece | None,
+    names: Mapping[str, str],
+    ring: str | None,
 ) -> SafeString:
     t = board.territory_index[tid]
     c = board.continent_of[t]
     name, continent = board.territory_names[t], board.continent_names[c]
     x, y = shape.points[tid]
     label = shape.labels[tid]
+    marked = f"; {RING_WORDS[ring]}" if ring else ""
     if piece is None:
-        title = f"{name} ({continent}): empty"
+        title = f"{name} ({continent}): empty{marked}"
         drawn = mark_safe("")
     else:
         owner = names.get(piece.player, piece.player)
-        title = f"{name} ({continent}): {owner}'s {piece.size}"
+        title = f"{name} ({continent}): {owner}'s {piece.size}{marked}"
         text = piece_text(label, piece)
         drawn = format_html(
             '<polygon class="piece" points="{}" fill="{}" stroke="#222" stroke-width="1.5">'
@@ -266,7 +284,7 @@ def _territory_svg(
     return format_html(
         '<g class="territory" id="territory-{}" data-territory="{}"><title>{}</title>'
         '<circle cx="{}" cy="{}" r="{}" fill="white" stroke="{}" stroke-width="3"></circle>'
-        "{}{}</g>",
+        "{}{}{}</g>",
         tid,
         tid,
         title,
@@ -274,20 +292,80 @@ def _territory_svg(
         _number(y),
         NODE_RADIUS,
         safe_color(board.continent_colors[c]),
+        _ring(ring, (x, y)) if ring else "",
         _label(board, shape, "territory-name", label.name),
         drawn,
     )
 
 
+def _ring(kind: str, at: Point, radius: float = RING_RADIUS) -> SafeString:
+    """A mark's ring around a territory's circle."""
+    ring = RINGS[kind]
+    dashes = f' stroke-dasharray="{ring.dashes[0]} {ring.dashes[1]}"' if ring.dashes else ""
+    return format_html(
+        '<circle class="mark mark-{}" cx="{}" cy="{}" r="{}" fill="none" stroke="{}" '
+        'stroke-width="{}"{}></circle>',
+        kind,
+        _number(at[0]),
+        _number(at[1]),
+        _number(radius),
+        ring.color,
+        ring.width,
+        mark_safe(dashes),
+    )
+
+
+def ring_icon(kind: str) -> SafeString:
+    """A small picture of a mark's ring, for the key beside the board."""
+    return format_html(
+        '<svg class="ring-icon" viewBox="0 0 24 24" width="20" height="20" aria-hidden="true">'
+        '<circle cx="12" cy="12" r="6" fill="white" stroke="#777" stroke-width="1.5"></circle>'
+        "{}</svg>",
+        _ring(kind, (12, 12), radius=9.5),
+    )
+
+
+def _paths_svg(shape: Geometry, marks: Marks) -> SafeString:
+    """The last move's path along its route, with an arrowhead where it ended."""
+    parts = []
+    for path in paths(shape, marks):
+        lines = "".join(
+            format_html(
+                '<polyline points="{}" fill="none" stroke="{}" stroke-width="{}" '
+                'stroke-linecap="round" stroke-linejoin="round"></polyline>',
+                " ".join(f"{_number(x)},{_number(y)}" for x, y in line),
+                PATH_COLOR,
+                PATH_WIDTH,
+            )
+            for line in path.lines
+        )
+        arrow = " ".join(f"{_number(x)},{_number(y)}" for x, y in path.arrow)
+        parts.append(
+            format_html(
+                '<g class="last-move">{}<polygon points="{}" fill="{}"></polygon></g>',
+                mark_safe(lines),
+                arrow,
+                PATH_COLOR,
+            )
+        )
+    return mark_safe("".join(parts))
+
+
 def board_svg(
-    board: Board, pieces: Mapping[str, Piece], names: Mapping[str, str] | None = None
+    board: Board,
+    pieces: Mapping[str, Piece],
+    names: Mapping[str, str] | None = None,
+    marks: Marks | None = None,
 ) -> SafeString:
-    """The whole board as inline SVG. ``names``: engine player name -> how to show them."""
+    """The whole board as inline SVG. ``names``: engine player name -> how to show them;
+    ``marks``: the last move and a pending retreat, marked on the board."""
     names = names or {}
+    marks = marks or Marks()
     shape = geometry(board)
     territories = mark_safe(
         "".join(
-            _territory_svg(board, shape, tid, pieces.get(tid), names) for tid in board.territories
+            _territory_svg(board, shape, tid, pieces.get(tid), names, marks.ring(tid))
+            for tid in board.territories
         )
     )
     return format_html(
@@ -302,7 +380,7 @@ def board_svg(
         ".port-name{{font:italic 14px sans-serif;fill:#333}}"
         "</style>"
         '<rect width="{}" height="{}" fill="#f4f8fb"></rect>'
-        "{}{}{}{}{}</svg>",
+        "{}{}{}{}{}{}</svg>",
         WIDTH,
         shape.height,
         board.name,
@@ -310,6 +388,7 @@ def board_svg(
         shape.height,
         _continents_svg(board, shape),
         _routes_svg(board, shape),
+        _paths_svg(shape, marks),
         _ports_svg(board, shape),
         _continent_names_svg(board, shape),
         territories,

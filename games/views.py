@@ -7,7 +7,7 @@ comes back to the game page with the service's message and nothing changed.
 from __future__ import annotations
 
 import zoneinfo
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime, timedelta
 from typing import Any
 from urllib.parse import urlencode
@@ -21,7 +21,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from games import boardview, clock, describe, links, services
+from games import boardmarks, boardview, clock, describe, links, services
 from games.engine import BOARDS, Board, State
 from games.forms import (
     MANY_PLAYERS_WARNING,
@@ -80,9 +80,16 @@ def _board(game: Game) -> Board:
     return BOARDS[game.board]
 
 
-def position_context(board: Board, state: State | None, names: dict[str, str]) -> dict[str, Any]:
-    """The board picture, the same position as a table, and each player's supply."""
+def position_context(
+    board: Board,
+    state: State | None,
+    names: dict[str, str],
+    events: Sequence[Mapping[str, Any]] = (),
+) -> dict[str, Any]:
+    """The board picture, the same position as a table, and each player's supply.
+    ``events``: the last move's, which the picture marks (with a pending retreat)."""
     pieces = boardview.pieces_of(state) if state is not None else {}
+    marks = boardmarks.marks_of(state, events)
     rows = []
     for c, members in enumerate(board.continent_territories):
         for t in members:
@@ -110,11 +117,33 @@ def position_context(board: Board, state: State | None, names: dict[str, str]) -
             )
     return {
         "board": board,
-        "board_svg": boardview.board_svg(board, pieces, names),
+        "board_svg": boardview.board_svg(board, pieces, names, marks),
+        "board_key": _board_key(board, state, names, marks),
         "reconstructed": boardview.has_reconstructed_routes(board),
         "territory_rows": rows,
         "supplies": supplies,
     }
+
+
+def _board_key(
+    board: Board, state: State | None, names: dict[str, str], marks: boardmarks.Marks
+) -> dict[str, Any]:
+    """Which colour is which player, and what the marks on the board mean, in words."""
+    players = []
+    if state is not None:
+        for i, player in enumerate(state.players):
+            players.append(
+                {
+                    "name": names.get(player.name, player.name),
+                    "css_color": boardview.safe_color(board.continent_colors[player.home]),
+                    "out": i in state.eliminated,
+                }
+            )
+    marked = [
+        {"icon": boardview.ring_icon(kind), "words": words}
+        for kind, words in boardmarks.key_lines(board, marks)
+    ]
+    return {"players": players, "marks": marked}
 
 
 def _seat_rows(game: Game, seats: list[Seat], state: State | None) -> list[dict[str, Any]]:
@@ -281,6 +310,8 @@ def detail(request: HttpRequest, pk: int) -> HttpResponse:
     is_open = game.status == Game.Status.OPEN
     has_room = len(seats) < game.seats_wanted
     choosing = game.home_assignment == Game.HomeAssignment.CHOOSE
+    log = _log(game, seats, names)
+    last_events = log[-1]["move"].events if log else []
     context: dict[str, Any] = {
         "game": game,
         "seats": _seat_rows(game, seats, state),
@@ -294,11 +325,11 @@ def detail(request: HttpRequest, pk: int) -> HttpResponse:
         "increment": duration_text(game.increment),
         "retreat_time": duration_text(game.retreat_time),
         "start_lines": describe.describe_start(game.start_record, names),
-        "log": _log(game, seats, names),
+        "log": log,
         "decision": _decision(request, game, my_seat, state, names),
         "move_form": MoveForm(),
         "pending_retreat": state.pending is not None if state else False,
-        **position_context(_board(game), state, names),
+        **position_context(_board(game), state, names, last_events),
     }
     if is_open:
         context["can_join"] = user.is_authenticated and my_seat is None and has_room
@@ -515,7 +546,7 @@ def replay(request: HttpRequest, pk: int) -> HttpResponse:
             "words": words,
             "links": {key: f"{url}?step={value}" for key, value in steps.items()},
             "start_lines": describe.describe_start(game.start_record, names),
-            **position_context(_board(game), state, names),
+            **position_context(_board(game), state, names, move_at.events if move_at else []),
         },
     )
 
@@ -532,6 +563,12 @@ def record(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 # --- one-click decision links ----------------------------------------------------------
+
+
+def _last_events(game: Game) -> list[dict[str, Any]]:
+    """The events of the game's last move (none before the first)."""
+    last = game.moves.order_by("-number").values_list("events", flat=True).first()
+    return list(last or [])
 
 
 @require_http_methods(["GET", "POST"])
@@ -593,6 +630,6 @@ def decide(request: HttpRequest, token: str) -> HttpResponse:
             "pending": state.pending is not None,
         },
         "decision_action": request.path,
-        **position_context(_board(game), state, names),
+        **position_context(_board(game), state, names, _last_events(game)),
     }
     return render(request, "games/decide.html", context, status=400 if error else 200)
