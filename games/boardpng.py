@@ -28,31 +28,43 @@ colour, then a palette made for it.
 from __future__ import annotations
 
 import io
-import math
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from functools import lru_cache
 
-from PIL import Image, ImageChops, ImageColor, ImageDraw, ImageFont
+from PIL import Image, ImageDraw
 
-from games.boardlayout import NODE_RADIUS, WIDTH, BoardKey, geometry
+from games.boardlayout import NODE_RADIUS, BoardKey, geometry
+from games.boardpaint import (
+    BACKGROUND,
+    CONTINENT_INK,
+    INK,
+    OUTLINE,
+    RGB,
+    ROUTE,
+    SCALE,
+    SUPERSAMPLE,
+    WHITE,
+    WIDTH_PX,
+    Patch,
+    changed,
+    dashed_line,
+    font,
+    ink_box,
+    mix,
+    pixel,
+    rgb,
+    write,
+)
 from games.boardshapes import Geometry, Text
-from games.boardview import RECONSTRUCTED, Piece, piece_text, safe_color, triangle_points
+from games.boardview import RECONSTRUCTED, Piece, piece_text, triangle_points
 from games.engine import Board
 
-RGB = tuple[int, int, int]
-Font = ImageFont.FreeTypeFont | ImageFont.ImageFont
-Patch = tuple[tuple[int, int], Image.Image, Image.Image, Image.Image]  # at, RGB, P, mask
-
-WIDTH_PX = 800
-SCALE = WIDTH_PX / WIDTH  # picture pixels per layout unit
-SUPERSAMPLE = 2  # shapes are drawn this many times larger, then reduced
 # Layout units that land on whole pixels of both the picture and the larger canvas
 # (5 units = 4 pixels = 8 canvas pixels): a piece's triangle drawn at the same offset
 # from such a point has the same pixels wherever it stands.
 GRID = 5
 SPRITE_UNITS = 12 * GRID  # a piece's patch, in layout units, square
 LEGEND_FONT_PX = 13
-ANCHORS = {"start": "ls", "middle": "ms", "end": "rs"}  # SVG's text-anchor as Pillow's
 LEGEND_GAP_PX = 8  # between the map and the legend
 LEGEND_ROW_PX = 24
 LEGEND_MARGIN_PX = 12
@@ -71,29 +83,7 @@ BOARDS_KEPT = 8  # boards whose pictures stay in memory
 PATCHES_KEPT = 2048  # triangles and labels kept per board
 LEGENDS_KEPT = 64  # legends kept per board
 
-BACKGROUND: RGB = (0xF4, 0xF8, 0xFB)
-WHITE: RGB = (0xFF, 0xFF, 0xFF)
-ROUTE: RGB = (0x55, 0x55, 0x55)
-OUTLINE: RGB = (0x22, 0x22, 0x22)
-INK: RGB = (0x11, 0x11, 0x11)
-CONTINENT_INK: RGB = (0x33, 0x33, 0x33)
-FALLBACK: RGB = (0x80, 0x80, 0x80)
 SIZE_KEY = "S, M, L: small, medium, large piece"
-
-
-@lru_cache(maxsize=1024)
-def rgb(color: str) -> RGB:
-    """A board colour as RGB; gray when it is not a colour Pillow knows."""
-    try:
-        value = ImageColor.getrgb(safe_color(color))
-    except ValueError:
-        return FALLBACK
-    return (value[0], value[1], value[2])
-
-
-def pixel(point: tuple[float, float]) -> tuple[int, int]:
-    """Where a layout point lands on the picture."""
-    return round(point[0] * SCALE), round(point[1] * SCALE)
 
 
 def board_png(
@@ -109,17 +99,6 @@ def board_png(
         image.save(out, "PNG", compress_level=COMPRESS_LEVEL)
         return out.getvalue()
     return _encode(_compose(art, pieces, names, indexed=False), art.painted | colors)
-
-
-@lru_cache(maxsize=4)
-def _font(size_px: int) -> Font:
-    return ImageFont.load_default(size=size_px)
-
-
-def _mix(color: RGB, alpha: float, under: RGB = BACKGROUND) -> RGB:
-    """``color`` at opacity ``alpha`` over ``under``."""
-    r, g, b = (round(c * alpha + u * (1 - alpha)) for c, u in zip(color, under, strict=True))
-    return (r, g, b)
 
 
 def _players(pieces: Mapping[str, Piece], names: Mapping[str, str]) -> list[tuple[str, RGB]]:
@@ -146,58 +125,6 @@ def _legend_rows(players: list[tuple[str, RGB]]) -> list[list[tuple[str, RGB | N
         rows[-1].append((text, color))
         x += width + LEGEND_SPACING_PX
     return rows
-
-
-def _dashed_line(
-    draw: ImageDraw.ImageDraw,
-    line: Sequence[tuple[float, float]],
-    dash: float,
-    gap: float,
-    width: int,
-) -> None:
-    """A dashed polyline, its dashes running on from one piece to the next."""
-    pieces: list[tuple[float, float, float, float, float]] = []  # x, y, ux, uy, length
-    for (x1, y1), (x2, y2) in zip(line, line[1:], strict=False):
-        length = math.hypot(x2 - x1, y2 - y1)
-        if length:
-            pieces.append((x1, y1, (x2 - x1) / length, (y2 - y1) / length, length))
-    total = sum(piece[4] for piece in pieces)
-    at = 0.0
-    while at < total:
-        stop = min(at + dash, total)
-        draw.line([_along(pieces, d) for d in _dash_points(pieces, at, stop)], ROUTE, width)
-        at = stop + gap
-
-
-def _dash_points(
-    pieces: Sequence[tuple[float, float, float, float, float]], start: float, stop: float
-) -> list[float]:
-    """The distances along the line where a dash from ``start`` to ``stop`` turns."""
-    turns, walked = [start], 0.0
-    for piece in pieces:
-        walked += piece[4]
-        if start < walked < stop:
-            turns.append(walked)
-    return [*turns, stop]
-
-
-def _along(
-    pieces: Sequence[tuple[float, float, float, float, float]], distance: float
-) -> tuple[float, float]:
-    """The point ``distance`` along the line."""
-    for x, y, ux, uy, length in pieces:
-        if distance <= length:
-            return (x + ux * distance, y + uy * distance)
-        distance -= length
-    x, y, ux, uy, length = pieces[-1]
-    return (x + ux * length, y + uy * length)
-
-
-def _changed(after: Image.Image, before: Image.Image) -> Image.Image:
-    """A 1-bit mask of the pixels where two RGB pictures of one size differ."""
-    red, green, blue = ImageChops.difference(after, before).split()
-    most = ImageChops.lighter(ImageChops.lighter(red, green), blue)
-    return most.point(lambda v: 255 if v else 0, "1")
 
 
 class _Art:
@@ -250,9 +177,9 @@ class _Art:
         corners = [(u * k, v * k) for u, v in triangle_points(x, y, pips)]
         ImageDraw.Draw(canvas).polygon(corners, fill, OUTLINE, round(1.5 * k))
         square = canvas.reduce(SUPERSAMPLE)
-        box = _changed(square, Image.new("RGB", square.size, WHITE)).getbbox() or (0, 0, 1, 1)
+        box = changed(square, Image.new("RGB", square.size, WHITE)).getbbox() or (0, 0, 1, 1)
         patch = square.crop(box)
-        mask = _changed(patch, Image.new("RGB", patch.size, WHITE))
+        mask = changed(patch, Image.new("RGB", patch.size, WHITE))
         return (box[0], box[1]), patch, self.index(patch), mask
 
     def label(self, tid: str, piece: Piece) -> Patch:
@@ -262,12 +189,12 @@ class _Art:
         key = ("label", tid, text.text)
         found = self._patches.get(key)
         if found is None:
-            box = _ink_box(text)
+            box = ink_box(text)
             under = self.base.crop(box)
             patch = self.ground.crop(box)
-            _write(ImageDraw.Draw(patch), text, (-box[0], -box[1]))
+            write(ImageDraw.Draw(patch), text, (-box[0], -box[1]))
             at = (box[0], box[1])
-            found = self._keep(key, (at, patch, self.index(patch), _changed(patch, under)))
+            found = self._keep(key, (at, patch, self.index(patch), changed(patch, under)))
         return found
 
     def legend(self, players: tuple[tuple[str, RGB], ...]) -> Image.Image:
@@ -309,17 +236,17 @@ def _draw_map(
 
     for c, (left, top, right, bottom) in enumerate(shape.continent_boxes):
         color = rgb(board.continent_colors[c])
-        tint = _mix(color, 0.13)
+        tint = mix(color, 0.13)
         painted |= {tint, color}
         box = (left * k, top * k, right * k, bottom * k)
-        draw.rounded_rectangle(box, 24 * k, tint, _mix(color, 0.5), round(k))
+        draw.rounded_rectangle(box, 24 * k, tint, mix(color, 0.5), round(k))
     ground = canvas.reduce(SUPERSAMPLE)
 
     route_width = round(2 * k)
     for stroke in shape.strokes:
         line = [(x * k, y * k) for x, y in stroke.points()]
         if stroke.evidence == RECONSTRUCTED:
-            _dashed_line(draw, line, DASH * k, GAP * k, route_width)
+            dashed_line(draw, line, DASH * k, GAP * k, route_width)
         else:
             draw.line(line, ROUTE, route_width, joint="curve")
 
@@ -339,39 +266,10 @@ def _draw_map(
     texts += [(text, CONTINENT_INK) for text in shape.continent_labels]
     texts += [(label.name, INK) for label in shape.labels.values()]
     for text, ink in texts:
-        box = _ink_box(text)
+        box = ink_box(text)
         image.paste(ground.crop(box), box[:2])
-        _write(draw, text, (0, 0), ink)
+        write(draw, text, (0, 0), ink)
     return ground, image, painted
-
-
-def _ink_box(text: Text) -> tuple[int, int, int, int]:
-    """The pixels a label's text covers, and a pixel more on every side: its plate."""
-    x, y = pixel((text.x, text.y))
-    left, top, right, bottom = _font_of(text).getbbox(text.text, anchor=ANCHORS[text.anchor])
-    return (
-        x + math.floor(left) - 2,
-        y + math.floor(top) - 2,
-        x + math.ceil(right) + 2,
-        y + math.ceil(bottom) + 2,
-    )
-
-
-def _write(draw: ImageDraw.ImageDraw, text: Text, offset: tuple[int, int], ink: RGB = INK) -> None:
-    """A label, at the picture's size, moved by ``offset`` pixels."""
-    x, y = pixel((text.x, text.y))
-    draw.text(
-        (x + offset[0], y + offset[1]),
-        text.text,
-        ink,
-        _font_of(text),
-        anchor=ANCHORS[text.anchor],
-    )
-
-
-def _font_of(text: Text) -> Font:
-    """A label's font at the picture's size (a text size in layout units, rounded up)."""
-    return _font(math.ceil(text.size * SCALE))
 
 
 def _draw_legend(players: tuple[tuple[str, RGB], ...]) -> Image.Image:
@@ -397,11 +295,11 @@ def _draw_legend(players: tuple[tuple[str, RGB], ...]) -> Image.Image:
 def _legend_text(text: str) -> tuple[float, Image.Image, tuple[int, int]]:
     """A legend item's text: its width, its ink, and the ink's corner from the baseline's
     start. Kept, as players' names come back in every picture of their games."""
-    font = _font(LEGEND_FONT_PX)
-    left, top, right, bottom = (round(v) for v in font.getbbox(text, anchor="ls"))
+    face = font(LEGEND_FONT_PX)
+    left, top, right, bottom = (round(v) for v in face.getbbox(text, anchor="ls"))
     ink = Image.new("L", (max(right - left, 1), max(bottom - top, 1)))
-    ImageDraw.Draw(ink).text((-left, -top), text, 255, font, anchor="ls")
-    return font.getlength(text), ink, (left, top)
+    ImageDraw.Draw(ink).text((-left, -top), text, 255, face, anchor="ls")
+    return face.getlength(text), ink, (left, top)
 
 
 def _compose(
@@ -467,7 +365,7 @@ def _palette_sample(base: Image.Image, colors: Iterable[RGB]) -> Image.Image:
         sample.paste(triangle, (n * size, base.height))
     draw = ImageDraw.Draw(sample)
     baseline = base.height + size + round(LEGEND_ROW_PX * 0.7)
-    draw.text((LEGEND_MARGIN_PX, baseline), SIZE_KEY, INK, _font(LEGEND_FONT_PX), anchor="ls")
+    draw.text((LEGEND_MARGIN_PX, baseline), SIZE_KEY, INK, font(LEGEND_FONT_PX), anchor="ls")
     return sample
 
 

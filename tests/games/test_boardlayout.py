@@ -9,7 +9,7 @@ import re
 import pytest
 from PIL import ImageDraw
 
-from games import boardlayout, boardpng, boardshapes, boardview
+from games import boardlayout, boardpaint, boardpng, boardshapes, boardview
 from games.boardshapes import NODE_RADIUS, WIDTH, Stroke
 from games.engine import BOARDS, Board
 
@@ -125,10 +125,10 @@ def test_in_the_png_a_route_through_a_label_shows_nowhere_in_it() -> None:
     assert crossed  # the map is too crowded for every label to find a free place
     for tid in crossed:
         text = shape.labels[tid].name
-        box = boardpng._ink_box(text)
+        box = boardpaint.ink_box(text)
         # Just the ground (background, continents) and the text: no route.
         alone = art.ground.crop(box)
-        boardpng._write(ImageDraw.Draw(alone), text, (-box[0], -box[1]))
+        boardpaint.write(ImageDraw.Draw(alone), text, (-box[0], -box[1]))
         assert art.base.crop(box).tobytes() == alone.tobytes(), tid
 
 

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from PIL import Image, ImageChops
 
-from games import boardlayout, boardpng, boardshapes, boardview
+from games import boardlayout, boardpaint, boardpng, boardshapes, boardview
 from games.engine import BOARDS, Board, load_boards
 from tests.engine.helpers import (
     BLUE,
@@ -189,7 +189,7 @@ def test_the_same_position_gives_the_same_bytes() -> None:
 
     first = boardpng.board_png(board, full_board(), FULL_NAMES)
     again = boardpng.board_png(board, full_board(), FULL_NAMES)  # from the kept map
-    boardpng._font.cache_clear()
+    boardpaint.font.cache_clear()
     boardpng._art_of.cache_clear()
     boardpng._legend_text.cache_clear()
     afresh = boardpng.board_png(board, full_board(), FULL_NAMES)
