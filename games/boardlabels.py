@@ -61,7 +61,7 @@ def _trouble(
 ) -> int:
     """How bad a place for a label is, whatever the other labels: off the map is worst,
     then a circle under it, then each route through it."""
-    reach = NODE_RADIUS + RING_ROOM - 2
+    reach = NODE_RADIUS + RING_ROOM
     score = 0
     for box in boxes:
         left, top, right, bottom = box

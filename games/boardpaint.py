@@ -113,10 +113,10 @@ def ink_box(text: Text) -> tuple[int, int, int, int]:
     x, y = pixel((text.x, text.y))
     left, top, right, bottom = font_of(text).getbbox(text.text, anchor=ANCHORS[text.anchor])
     return (
-        x + math.floor(left) - 2,
-        y + math.floor(top) - 2,
-        x + math.ceil(right) + 2,
-        y + math.ceil(bottom) + 2,
+        x + math.floor(left) - 1,
+        y + math.floor(top) - 1,
+        x + math.ceil(right) + 1,
+        y + math.ceil(bottom) + 1,
     )
 
 

@@ -34,6 +34,7 @@ from functools import lru_cache
 from PIL import Image, ImageDraw
 
 from games.boardlayout import NODE_RADIUS, BoardKey, geometry
+from games.boardmarks import RINGS, Marks, Path, key_lines, paths
 from games.boardpaint import (
     BACKGROUND,
     CONTINENT_INK,
@@ -55,6 +56,7 @@ from games.boardpaint import (
     rgb,
     write,
 )
+from games.boardpngmarks import COLORS, draw_swatch, path_patch, ring_patch, swatch_width
 from games.boardshapes import Geometry, Text
 from games.boardview import RECONSTRUCTED, Piece, piece_text, triangle_points
 from games.engine import Board
@@ -87,18 +89,28 @@ SIZE_KEY = "S, M, L: small, medium, large piece"
 
 
 def board_png(
-    board: Board, pieces: Mapping[str, Piece], names: Mapping[str, str] | None = None
+    board: Board,
+    pieces: Mapping[str, Piece],
+    names: Mapping[str, str] | None = None,
+    marks: Marks | None = None,
 ) -> bytes:
-    """The whole board as PNG bytes. ``names``: engine player name -> how to show them."""
+    """The whole board as PNG bytes. ``names``: engine player name -> how to show them;
+    ``marks``: the last move and a pending retreat, marked as on the web."""
     art = _art(board)
     names = names or {}
+    marks = marks or Marks()
     colors = {rgb(piece.color) for piece in pieces.values()}
     if colors <= art.exact:
-        image = _compose(art, pieces, names, indexed=True)
+        image = _compose(art, pieces, names, marks, indexed=True)
         out = io.BytesIO()
         image.save(out, "PNG", compress_level=COMPRESS_LEVEL)
         return out.getvalue()
-    return _encode(_compose(art, pieces, names, indexed=False), art.painted | colors)
+    painted = art.painted | colors | (COLORS if _marked(marks) else set())
+    return _encode(_compose(art, pieces, names, marks, indexed=False), painted)
+
+
+def _marked(marks: Marks) -> bool:
+    return bool(marks.steps or marks.changed or marks.attacked or marks.retreats)
 
 
 def _players(pieces: Mapping[str, Piece], names: Mapping[str, str]) -> list[tuple[str, RGB]]:
@@ -110,21 +122,37 @@ def _players(pieces: Mapping[str, Piece], names: Mapping[str, str]) -> list[tupl
     return [(names.get(p, p), colors[p]) for p in order]
 
 
-def _legend_rows(players: list[tuple[str, RGB]]) -> list[list[tuple[str, RGB | None]]]:
-    """The legend's items (players, then the key to S, M, L) in rows that fit the width."""
-    if not players:
+Swatch = RGB | str | None  # a player's colour, a mark's kind, or none
+LegendItems = tuple[tuple[str, Swatch], ...]
+
+
+def _legend_items(players: list[tuple[str, RGB]], board: Board, marks: Marks) -> LegendItems:
+    """The legend's items: the players, the key to S, M, L, then the marks in words."""
+    if not players and not _marked(marks):
+        return ()
+    return (*players, (SIZE_KEY, None), *((words, kind) for kind, words in key_lines(board, marks)))
+
+
+def _legend_rows(items: LegendItems) -> list[list[tuple[str, Swatch]]]:
+    """The legend's items in rows that fit the width."""
+    if not items:
         return []
-    rows: list[list[tuple[str, RGB | None]]] = [[]]
+    rows: list[list[tuple[str, Swatch]]] = [[]]
     x: float = LEGEND_MARGIN_PX
-    items: list[tuple[str, RGB | None]] = [*players, (SIZE_KEY, None)]
-    for text, color in items:
-        width = _legend_text(text)[0] + (SWATCH_PX + 6 if color else 0)
+    for text, swatch in items:
+        width = _legend_text(text)[0] + _swatch_width(swatch)
         if rows[-1] and x + width > WIDTH_PX - LEGEND_MARGIN_PX:
             rows.append([])
             x = LEGEND_MARGIN_PX
-        rows[-1].append((text, color))
+        rows[-1].append((text, swatch))
         x += width + LEGEND_SPACING_PX
     return rows
+
+
+def _swatch_width(swatch: Swatch) -> int:
+    if swatch is None:
+        return 0
+    return (swatch_width() if isinstance(swatch, str) else SWATCH_PX) + 6
 
 
 class _Art:
@@ -135,20 +163,21 @@ class _Art:
     """
 
     def __init__(self, board: Board) -> None:
+        self.board = board
         self.territories = board.territories
         self.shape = geometry(board)
         self.points = {t: (round(x), round(y)) for t, (x, y) in self.shape.points.items()}
         self.map_px = round(self.shape.height * SCALE)
         self.ground, self.base, self.painted = _draw_map(board, self.shape, self.map_px)
         sample = _palette_sample(self.base, sorted({rgb(c) for c in board.continent_colors}))
-        self.palette = _palette(sample, self.painted)
-        self.exact = frozenset(self.painted) & frozenset(self.palette)  # kept exactly
+        self.palette = _palette(sample, self.painted | COLORS)
+        self.exact = frozenset(self.painted | COLORS) & frozenset(self.palette)  # kept exactly
         self.holder = Image.new("P", (1, 1))
         self.flat_palette = [v for color in self.palette for v in color]
         self.holder.putpalette(self.flat_palette)
         self.indexed = self.index(self.base)
         self._patches: dict[tuple[object, ...], Patch] = {}
-        self._legends: dict[tuple[tuple[str, RGB], ...], Image.Image] = {}
+        self._legends: dict[LegendItems, Image.Image] = {}
 
     def index(self, image: Image.Image) -> Image.Image:
         """A true-colour picture as indices into the board's palette."""
@@ -190,20 +219,39 @@ class _Art:
         found = self._patches.get(key)
         if found is None:
             box = ink_box(text)
-            under = self.base.crop(box)
             patch = self.ground.crop(box)
             write(ImageDraw.Draw(patch), text, (-box[0], -box[1]))
             at = (box[0], box[1])
-            found = self._keep(key, (at, patch, self.index(patch), changed(patch, under)))
+            # The whole plate: it hides the routes and the last move's path under it.
+            whole = Image.new("1", patch.size, 1)
+            found = self._keep(key, (at, patch, self.index(patch), whole))
         return found
 
-    def legend(self, players: tuple[tuple[str, RGB], ...]) -> Image.Image:
+    def ring(self, tid: str, kind: str) -> Patch:
+        """A mark's ring around territory ``tid``."""
+        key = ("ring", tid, kind)
+        found = self._patches.get(key)
+        if found is None:
+            at, patch, mask = ring_patch(self.base, self.shape.points[tid], kind)
+            found = self._keep(key, (at, patch, self.index(patch), mask))
+        return found
+
+    def path(self, path: Path) -> Patch:
+        """A step of the last move along its route, with its arrowhead."""
+        key = ("path", path)
+        found = self._patches.get(key)
+        if found is None:
+            at, patch, mask = path_patch(self.base, self.shape, path)
+            found = self._keep(key, (at, patch, self.index(patch), mask))
+        return found
+
+    def legend(self, items: LegendItems) -> Image.Image:
         """The legend strip under the map, as palette indices."""
-        found = self._legends.get(players)
+        found = self._legends.get(items)
         if found is None:
             if len(self._legends) >= LEGENDS_KEPT:
                 self._legends.clear()
-            found = self._legends[players] = self.index(_draw_legend(players))
+            found = self._legends[items] = self.index(_draw_legend(items))
         return found
 
     def _keep(self, key: tuple[object, ...], patch: Patch) -> Patch:
@@ -272,19 +320,21 @@ def _draw_map(
     return ground, image, painted
 
 
-def _draw_legend(players: tuple[tuple[str, RGB], ...]) -> Image.Image:
-    """The legend: each player's colour and name, then the key to S, M, L."""
-    rows = _legend_rows(list(players))
+def _draw_legend(items: LegendItems) -> Image.Image:
+    """The legend: each player's colour and name, the key to S, M, L, and the marks."""
+    rows = _legend_rows(items)
     strip = Image.new("RGB", (WIDTH_PX, LEGEND_GAP_PX + len(rows) * LEGEND_ROW_PX), BACKGROUND)
     draw = ImageDraw.Draw(strip)
     for r, row in enumerate(rows):
         baseline = LEGEND_GAP_PX + r * LEGEND_ROW_PX + round(LEGEND_ROW_PX * 0.7)
         left: float = LEGEND_MARGIN_PX
         for text, swatch in row:
-            if swatch is not None:
+            if isinstance(swatch, str):
+                draw_swatch(strip, round(left), baseline, swatch)
+            elif swatch is not None:
                 top, x = baseline - SWATCH_PX, round(left)
                 draw.rectangle((x, top, x + SWATCH_PX, top + SWATCH_PX), swatch, OUTLINE)
-                left += SWATCH_PX + 6
+            left += _swatch_width(swatch)
             width, ink, (dx, dy) = _legend_text(text)
             strip.paste(INK, (round(left) + dx, baseline + dy), ink)
             left += width + LEGEND_SPACING_PX
@@ -303,43 +353,51 @@ def _legend_text(text: str) -> tuple[float, Image.Image, tuple[int, int]]:
 
 
 def _compose(
-    art: _Art, pieces: Mapping[str, Piece], names: Mapping[str, str], indexed: bool
+    art: _Art, pieces: Mapping[str, Piece], names: Mapping[str, str], marks: Marks, indexed: bool
 ) -> Image.Image:
-    """The picture: the board's map, the pieces and their labels, and the legend.
+    """The picture: the board's map, the marks, the pieces and their labels, and the
+    legend.
 
     ``indexed``: as indices into the board's palette (every piece's colour must be in
     it), else in true colour.
     """
-    players = tuple(_players(pieces, names))
+    items = _legend_items(_players(pieces, names), art.board, marks)
     base = art.indexed if indexed else art.base
-    if players:
-        strip = art.legend(players) if indexed else _draw_legend(players)
+    if items:
+        strip = art.legend(items) if indexed else _draw_legend(items)
         image = Image.new(base.mode, (WIDTH_PX, art.map_px + strip.height))
         image.paste(base, (0, 0))
         image.paste(strip, (0, art.map_px))
     else:
         image = base.copy()
+    patches = [art.path(path) for path in paths(art.shape, marks)]
+    for tid in art.territories:
+        kind = marks.ring(tid)
+        if kind is not None:
+            patches.append(art.ring(tid, kind))
     for tid in art.territories:
         piece = pieces.get(tid)
-        if piece is None:
-            continue
-        for at, true_color, index, mask in (
-            art.piece(tid, piece),
-            art.label(tid, piece),
-        ):
-            image.paste(index if indexed else true_color, at, mask)
+        if piece is not None:
+            patches += [art.piece(tid, piece), art.label(tid, piece)]
+    for at, true_color, index, mask in patches:
+        image.paste(index if indexed else true_color, at, mask)
     if indexed:
         image.putpalette(art.flat_palette)
     return image
 
 
 def _draw(
-    board: Board, pieces: Mapping[str, Piece], names: Mapping[str, str]
+    board: Board,
+    pieces: Mapping[str, Piece],
+    names: Mapping[str, str],
+    marks: Marks | None = None,
 ) -> tuple[Image.Image, set[RGB]]:
     """The picture in true colour, and every colour it paints flat (areas and lines)."""
     art = _art(board)
-    image = _compose(art, pieces, names, indexed=False)
-    return image, art.painted | {rgb(piece.color) for piece in pieces.values()}
+    marks = marks or Marks()
+    image = _compose(art, pieces, names, marks, indexed=False)
+    painted = art.painted | {rgb(piece.color) for piece in pieces.values()}
+    return image, painted | (COLORS if _marked(marks) else set())
 
 
 def _palette_sample(base: Image.Image, colors: Iterable[RGB]) -> Image.Image:
@@ -366,6 +424,16 @@ def _palette_sample(base: Image.Image, colors: Iterable[RGB]) -> Image.Image:
     draw = ImageDraw.Draw(sample)
     baseline = base.height + size + round(LEGEND_ROW_PX * 0.7)
     draw.text((LEGEND_MARGIN_PX, baseline), SIZE_KEY, INK, font(LEGEND_FONT_PX), anchor="ls")
+    # The marks' rings, over a white circle and over the background, and in the legend.
+    left = LEGEND_MARGIN_PX + round(font(LEGEND_FONT_PX).getlength(SIZE_KEY)) + 20
+    for n, kind in enumerate(RINGS):
+        x = left + n * 2 * size
+        ring = Image.new("RGB", (2 * size, size), BACKGROUND)
+        ImageDraw.Draw(ring).ellipse((4, 4, size - 4, size - 4), WHITE)
+        at, patch, mask = ring_patch(ring, (size / 2 / SCALE, size / 2 / SCALE), kind)
+        ring.paste(patch, at, mask)
+        sample.paste(ring, (x, base.height + size))
+        draw_swatch(sample, x + size + 4, baseline, kind)
     return sample
 
 

@@ -9,7 +9,7 @@ import re
 import pytest
 from PIL import ImageDraw
 
-from games import boardlayout, boardpaint, boardpng, boardshapes, boardview
+from games import boardlayout, boardmarks, boardpaint, boardpng, boardshapes, boardview
 from games.boardshapes import NODE_RADIUS, WIDTH, Stroke
 from games.engine import BOARDS, Board
 
@@ -89,6 +89,17 @@ def test_labels_keep_clear_of_the_circles_of_each_other_and_of_the_edges(board_i
             assert not boardshapes.circle_meets_box(point, NODE_RADIUS + 2, box), (box, point)
         for other in boxes[n + 1 :]:
             assert not boardshapes.boxes_overlap(box, other), (box, other)
+
+
+@pytest.mark.parametrize("board_id", sorted(BOARDS))
+def test_labels_leave_room_for_the_marks_rings(board_id: str) -> None:
+    shape = boardlayout.geometry(BOARDS[board_id])
+    widest = max(ring.width for ring in boardmarks.RINGS.values())
+    outside = boardmarks.RING_RADIUS + widest / 2 + 0.5
+
+    for box in shape.text_boxes():
+        for point in shape.points.values():
+            assert not boardshapes.circle_meets_box(point, outside, box), (box, point)
 
 
 def test_a_territorys_piece_label_goes_under_its_name() -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import io
+import math
 import os
 import subprocess
 import sys
@@ -12,8 +13,8 @@ from typing import Any
 import pytest
 from PIL import Image, ImageChops
 
-from games import boardlayout, boardpaint, boardpng, boardshapes, boardview
-from games.engine import BOARDS, Board, load_boards
+from games import boardlayout, boardmarks, boardpaint, boardpng, boardshapes, boardview
+from games.engine import BOARDS, Board, apply_action, load_boards
 from tests.engine.helpers import (
     BLUE,
     GREEN,
@@ -382,3 +383,109 @@ def test_a_colour_pillow_does_not_know_is_drawn_gray() -> None:
     assert boardpng.rgb("#a0b1c2") == (0xA0, 0xB1, 0xC2)
     assert boardpng.rgb("blurple") == (128, 128, 128)
     assert boardpng.rgb('red" onload="alert(1)') == (128, 128, 128)
+
+
+# --- the marks -------------------------------------------------------------------------
+
+
+def battle_after_invasion() -> tuple[Board, dict[str, boardview.Piece], boardmarks.Marks]:
+    """Blue has beaten purple's small in Western Europe; purple chooses where it goes."""
+    state = load(
+        {
+            "usa": (BLUE, "large"),
+            "canada": (BLUE, "small"),
+            "western-europe": (PURPLE, "small"),
+            "southern-europe": (PURPLE, "large"),
+        }
+    )
+    after, events = apply_action(state, "invade usa western-europe", dice=[6, 6, 6, 1])
+    return BOARDS["original"], boardview.pieces_of(after), boardmarks.marks_of(after, events)
+
+
+def ring_colors(image: Image.Image, board: Board, tid: str) -> set[tuple[int, int, int]]:
+    """The colours on the circle of the marks' rings around ``tid``."""
+    x, y = boardlayout.geometry(board).points[tid]
+    radius = boardmarks.RING_RADIUS
+    return {
+        color_at(image, boardpng.pixel((x + radius * math.cos(a), y + radius * math.sin(a))))
+        for a in (n * math.pi / 36 for n in range(72))
+    }
+
+
+def test_the_picture_rings_the_attacked_territory_the_retreats_and_the_moves_start() -> None:
+    board, placed, marks = battle_after_invasion()
+
+    image = picture(boardpng.board_png(board, placed, NAMES, marks))
+
+    attacked = boardpng.rgb(boardmarks.RINGS["attacked"].color)
+    retreat = boardpng.rgb(boardmarks.RINGS["retreat"].color)
+    start = boardpng.rgb(boardmarks.RINGS["from"].color)
+    assert attacked in ring_colors(image, board, "western-europe")
+    for tid in ("brazil", "northwest-africa", "scandinavia"):
+        assert retreat in ring_colors(image, board, tid), tid
+    assert start in ring_colors(image, board, "usa")
+    unmarked = ring_colors(image, board, "canada")
+    assert not unmarked & {attacked, retreat, start}
+
+
+def test_the_picture_draws_the_last_moves_path_and_its_arrowhead() -> None:
+    board, placed, marks = battle_after_invasion()
+    shape = boardlayout.geometry(board)
+
+    marked = picture(boardpng.board_png(board, placed, NAMES, marks))
+    plain = picture(boardpng.board_png(board, placed, NAMES))
+
+    (path,) = boardmarks.paths(shape, marks)
+    (line,) = path.lines
+    middle = boardpng.pixel(((line[0][0] + line[-1][0]) / 2, (line[0][1] + line[-1][1]) / 2))
+    tip, back_a, back_b = path.arrow
+    inside = boardpng.pixel(
+        ((tip[0] + back_a[0] + back_b[0]) / 3, (tip[1] + back_a[1] + back_b[1]) / 3)
+    )
+    ink = boardpng.rgb(boardmarks.PATH_COLOR)
+    assert color_at(marked, middle) == ink and color_at(plain, middle) != ink
+    assert color_at(marked, inside) == ink
+
+
+def test_the_legend_says_what_the_marks_mean() -> None:
+    board, placed, marks = battle_after_invasion()
+
+    marked = picture(boardpng.board_png(board, placed, NAMES, marks))
+    plain = picture(boardpng.board_png(board, placed, NAMES))
+
+    assert marked.height == plain.height + boardpng.LEGEND_ROW_PX  # one row more
+    legend = marked.crop((0, MAP_PX, 800, marked.height))
+    colors = {color for _, color in legend.getcolors(1 << 16) or []}
+    assert boardpng.rgb(boardmarks.RINGS["attacked"].color) in colors
+    assert boardpng.rgb(boardmarks.RINGS["retreat"].color) in colors
+
+
+def test_a_path_across_a_label_leaves_the_label_as_it_is() -> None:
+    board = BOARDS["original"]
+    shape = boardlayout.geometry(board)
+    crossing = [
+        (route.between, tid)
+        for route in board.routes
+        for path in boardmarks.paths(shape, boardmarks.Marks(steps=(route.between,)))
+        for line in path.lines
+        for tid, label in shape.labels.items()
+        if boardshapes.polyline_hits_box(line, label.name.box)
+    ]
+    assert crossing  # some route's path passes under a territory's name
+
+    for step, tid in crossing[:3]:
+        marked = boardpng.board_png(board, {}, {}, boardmarks.Marks(steps=(step,)))
+        box = boardpaint.ink_box(shape.labels[tid].name)
+        assert (
+            picture(marked).crop(box).tobytes()
+            == picture(boardpng.board_png(board, {}, {})).crop(box).tobytes()
+        ), (step, tid)
+
+
+def test_marks_give_the_same_bytes_again() -> None:
+    board, placed, marks = battle_after_invasion()
+
+    first = boardpng.board_png(board, placed, NAMES, marks)
+    boardpng._art_of.cache_clear()
+
+    assert boardpng.board_png(board, placed, NAMES, marks) == first
