@@ -29,10 +29,12 @@ CONTINENT_SIZE = 15  # italic
 PORT_SIZE = 14  # italic
 LINE_HEIGHT = 18
 ASCENT, DESCENT = 0.8, 0.25  # of a font size, above and below the baseline
-# A generous average glyph width, in font sizes: DejaVu Sans, a wide font, averages
-# 0.57 on the territory names (0.64 bold).
-CHAR_WIDTH = 0.62
-BOLD_CHAR_WIDTH = 0.68
+# Glyph widths, in font sizes, a little over those of DejaVu Sans (a wide font, the
+# usual sans-serif on Linux), so what is kept clear stays clear in a browser too.
+NARROW, WIDE = frozenset("ijl.,:;'|!I "), frozenset("mwMW")
+NARROW_WIDTH, WIDE_WIDTH, CAPITAL_WIDTH, DIGIT_WIDTH, HYPHEN_WIDTH = 0.34, 1.0, 0.78, 0.66, 0.4
+CHAR_WIDTH = 0.62  # any other character
+BOLD = 1.1  # bold glyphs are this much wider
 
 RING_ROOM = 8  # between a circle and its label: room for the markers' rings
 CLEARANCE = 10  # how far a route keeps from a circle it does not end at
@@ -141,7 +143,20 @@ def edge_toward(points: Mapping[str, Point], here: str, there: str) -> float:
 
 
 def text_width(text: str, size: int, bold: bool = False) -> float:
-    return len(text) * size * (BOLD_CHAR_WIDTH if bold else CHAR_WIDTH)
+    """An estimate of the text's width, a little over the real one."""
+    return sum(_char_width(c) for c in text) * size * (BOLD if bold else 1.0)
+
+
+def _char_width(c: str) -> float:
+    if c in NARROW:
+        return NARROW_WIDTH
+    if c in WIDE:
+        return WIDE_WIDTH
+    if c.isupper():
+        return CAPITAL_WIDTH
+    if c.isdigit():
+        return DIGIT_WIDTH
+    return HYPHEN_WIDTH if c == "-" else CHAR_WIDTH
 
 
 def text_at(text: str, x: float, y: float, anchor: str, size: int, bold: bool = False) -> Text:
