@@ -123,7 +123,7 @@ def test_each_players_supply_is_shown(game: Game) -> None:
 def test_the_seats_show_name_colour_home_and_status(game: Game) -> None:
     content = page(game)
 
-    seats = content[content.index('<table class="seats">') :]
+    seats = content[content.index('<table class="seats stack">') :]
     seats = seats[: seats.index("</table>")]
     assert "Alice" in seats and "blue" in seats and "North America" in seats
     assert "Bob" in seats and "purple" in seats and "Europe" in seats

@@ -460,10 +460,10 @@ def test_the_log_shows_each_moves_source_and_time_in_the_viewers_zone(
 
     content = page(client_for(carol), game).content.decode()
 
-    log = content[content.index('<table class="log">') :]
+    log = content[content.index('<table class="log stack">') :]
     assert "When (America/New_York)" in log
     assert "21 Nov 2026 12:30 EST" in log
-    assert "<td>Web</td>" in log
+    assert '<td data-label="How">Web</td>' in log
     assert "Alice (blue) places a small in Alaska." in log
 
 
@@ -484,5 +484,5 @@ def test_a_bot_seat_answers_a_web_decision_by_itself(
 
     content = page(client_for(alice), game).content.decode()
     assert game.moves.filter(source=Move.Source.BOT).exists()
-    assert "<td>Bot</td>" in content
+    assert '<td data-label="How">Bot</td>' in content
     assert "Greedy bot 2" in content
