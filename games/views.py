@@ -399,7 +399,7 @@ def _service_post(request: HttpRequest, pk: int, act: Callable[[Game], str]) -> 
     try:
         done = act(game)
     except services.GameError as refusal:
-        messages.error(request, f"Refused: {refusal}. {NOTHING_CHANGED}")
+        messages.error(request, f"Refused: {describe.sentence(refusal)} {NOTHING_CHANGED}")
     else:
         messages.success(request, done)
     return redirect(_game_url(game))

@@ -134,6 +134,17 @@ def test_the_deadline_in_the_prompt_is_in_the_players_zone(
     assert re.search(r"Deadline: .* E[SD]T \(America/New_York\)", mail.body_text)
 
 
+def test_a_deadline_in_utc_names_the_zone_once_in_the_prompt(
+    dice: LoadedDice, alice: User, bob: User
+) -> None:
+    update_profile(with_email(alice), "Alice", "UTC", "each")
+    game = seated_game(dice, [alice, with_email(bob)])
+
+    (mail,) = decision_mails(game)
+    assert re.search(r"Deadline: \d+ \w+ \d{4} \d\d:\d\d UTC\.\n", mail.body_text)
+    assert "UTC (UTC)" not in mail.body_text and "UTC (UTC)" not in mail.body_html
+
+
 def test_everyone_hears_that_the_game_has_started_and_who_begins(
     game: Game, alice: User, bob: User
 ) -> None:

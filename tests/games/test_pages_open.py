@@ -10,6 +10,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.test import Client
 from django.urls import reverse
 
+from accounts.services import update_profile
 from games import services
 from games.models import Game, Seat
 from tests.games import test_pages_support as support
@@ -239,6 +240,18 @@ def test_the_creator_assigns_homes_then_starts(
     assert messages_of(response) == ["The home continent was assigned."]
     assert [home for _, _, home in seats_of(assigned)] == ["asia", "africa"]
     assert status_of(assigned) == Game.Status.SETUP
+
+
+def test_a_refusal_ending_with_a_name_gets_one_full_stop(
+    assigned: Game, alice: AbstractBaseUser, bob: AbstractBaseUser
+) -> None:
+    update_profile(bob, "Bob B.", "UTC", "each")
+
+    response = post(client_for(alice), "start", assigned)
+
+    assert messages_of(response) == [
+        "Refused: still without a home continent: Alice, Bob B. Nothing was changed."
+    ]
 
 
 def test_assigning_homes_is_the_creators_job(assigned: Game, bob: AbstractBaseUser) -> None:

@@ -12,6 +12,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.test import Client
 from django.urls import reverse
 
+from accounts.services import update_profile
 from games import engine, services
 from games.engine.bots import BOTS
 from games.models import Game, Move
@@ -100,6 +101,26 @@ def test_the_deadline_shows_in_the_viewers_time_zone_with_the_zone_named(
     response = page(client_for(bob), game)
 
     assert "21 Nov 2026 18:30 CET (Europe/Paris)" in response.content.decode()
+
+
+def test_a_deadline_in_utc_names_the_zone_once(game: Game, bob: AbstractBaseUser) -> None:
+    Game.objects.filter(pk=game.pk).update(deadline=datetime(2026, 11, 21, 17, 30, tzinfo=UTC))
+
+    content = page(client_for(bob), game).content.decode()
+
+    assert "21 Nov 2026 17:30 UTC</time>." in content
+    assert "UTC (UTC)" not in content
+
+
+def test_a_name_ending_with_a_full_stop_ends_the_sentence_with_one(
+    game: Game, alice: AbstractBaseUser, bob: AbstractBaseUser
+) -> None:
+    update_profile(alice, "Alice W.", "UTC", "each")
+
+    content = page(client_for(bob), game).content.decode()
+
+    assert "The game waits for <strong>Alice W.</strong>\n" in content
+    assert "Alice W.." not in content
 
 
 def test_a_paused_game_says_so_and_offers_no_decision(
