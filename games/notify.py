@@ -188,9 +188,18 @@ def queue_start_mails(game: Game, seats: list[Seat]) -> None:
     """The game has started: who plays which home, and who begins (R5). ``seats``: the
     game's seats in seat order, with their users' profiles."""
     lines = describe.describe_start(game.start_record, describe.player_names(seats))
+    board = BOARDS[game.board]
+    players = [
+        {
+            "name": s.display_name,
+            "color": s.player_name,
+            "home": describe.continent(board, s.home),  # its name: "North America"
+        }
+        for s in seats
+    ]
     for seat in seats:
         if seat.user is not None and _wants_events(seat.user):
-            context = {"game": game, "seat": seat, "seats": seats, "start_lines": lines}
+            context = {"game": game, "seat": seat, "players": players, "start_lines": lines}
             _queue(seat, "game-start", "game_start", context, f"game-start:{game.pk}:{seat.pk}")
 
 

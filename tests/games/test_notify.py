@@ -154,6 +154,15 @@ def test_everyone_hears_that_the_game_has_started_and_who_begins(
     assert all("has started" in m.subject and "goes first" in m.body_text for m in mails)
 
 
+def test_the_start_mail_names_each_players_home_continent(game: Game) -> None:
+    mail = OutgoingMail.objects.filter(game=game, kind="game_start").first()
+
+    assert mail is not None
+    for body in (mail.body_text, mail.body_html):
+        assert "(blue), home North America" in body and "(purple), home Europe" in body
+        assert "north-america" not in body
+
+
 def test_a_missed_decision_tells_the_player_what_was_done(game: Game, alice: User) -> None:
     assert game.deadline is not None
     services.handle_missed_decision(game.pk, game.deadline + timedelta(seconds=1))
