@@ -240,7 +240,14 @@ def _decision(
         "turn": game.turn_number,
         "confirm": confirm if confirm in legal else "",
         "pending": state.pending is not None,
+        "can_eliminate": _can_eliminate(groups),
     }
+
+
+def _can_eliminate(groups: list[describe.ChoiceGroup]) -> bool:
+    """Whether any choice would eliminate the player (R15): only then does the form
+    ask them to confirm it."""
+    return any(choice.eliminates for group in groups for choice in group.choices)
 
 
 # --- pages ---------------------------------------------------------------------------
@@ -628,6 +635,7 @@ def decide(request: HttpRequest, token: str) -> HttpResponse:
             "turn": link.turn,
             "confirm": confirm,
             "pending": state.pending is not None,
+            "can_eliminate": _can_eliminate(groups),
         },
         "decision_action": request.path,
         **position_context(_board(game), state, names, _last_events(game)),

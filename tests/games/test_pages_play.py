@@ -350,6 +350,57 @@ def test_decisions_that_eliminate_the_player_are_marked_in_the_list(
     assert "R15" not in _label_of(content, "move usa alaska")
 
 
+CONFIRM_BOX = 'name="confirm_elimination"'
+
+
+def test_the_r15_box_shows_when_some_choice_would_eliminate_the_player(
+    battle: Game, alice: AbstractBaseUser
+) -> None:
+    assert CONFIRM_BOX in page(client_for(alice), battle).content.decode()
+
+
+def test_the_r15_box_does_not_show_for_a_setup_placement(
+    game: Game, alice: AbstractBaseUser
+) -> None:
+    content = page(client_for(alice), game).content.decode()
+
+    assert "Setup placement" in content
+    assert CONFIRM_BOX not in content and "I understand this eliminates me" not in content
+
+
+def test_the_r15_box_does_not_show_for_a_retreat_that_cannot_eliminate(
+    game: Game, alice: AbstractBaseUser, bob: AbstractBaseUser
+) -> None:
+    support.set_up(game, alice, bob)
+    pending = {
+        "retreat": {
+            "player": "purple",
+            "territory": "western-europe",
+            "attacker": "blue",
+            "from": "usa",
+            "options": ["brazil", "northwest-africa", "scandinavia"],
+        }
+    }
+    put_position(
+        game,
+        position(
+            {
+                "usa": ("blue", "large"),
+                "canada": ("blue", "small"),
+                "western-europe": ("purple", "medium"),
+                "southern-europe": ("purple", "small"),
+            },
+            to_move="purple",
+            pending=pending,
+        ),
+    )
+
+    content = page(client_for(bob), game).content.decode()
+
+    assert "Retreat to Brazil" in content
+    assert CONFIRM_BOX not in content
+
+
 def test_an_eliminating_decision_without_the_confirmation_comes_back_and_changes_nothing(
     battle: Game, alice: AbstractBaseUser
 ) -> None:
