@@ -343,6 +343,7 @@ def detail(request: HttpRequest, pk: int) -> HttpResponse:
         context["can_leave"] = my_seat is not None and game.creator_id != user.pk
         context["join_form"] = JoinForm(game)
         if organiser:
+            context["cancel_confirmation"] = CANCEL_CONFIRMATION
             context["bot_form"] = AddBotForm(game) if has_room else None
             context["can_start"] = len(seats) >= services.MIN_SEATS
             if game.home_assignment == Game.HomeAssignment.ASSIGNED:
@@ -469,10 +470,16 @@ def start(request: HttpRequest, pk: int) -> HttpResponse:
     return _service_post(request, pk, act)
 
 
+CANCEL_CONFIRMATION = "Yes, cancel this game for everyone"
+
+
 @login_required
 @require_POST
 def cancel(request: HttpRequest, pk: int) -> HttpResponse:
     def act(game: Game) -> str:
+        # The form's box asks first (the browser requires it; this is for any other client).
+        if request.POST.get("sure") != "on":
+            raise services.GameError(f"tick “{CANCEL_CONFIRMATION}” to cancel it")
         services.cancel_game(game.pk, request.user)
         return "The game was cancelled."
 

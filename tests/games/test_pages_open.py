@@ -161,8 +161,30 @@ def test_a_game_with_one_player_cannot_start(game: Game, alice: AbstractBaseUser
     assert status_of(game) == Game.Status.OPEN
 
 
-def test_the_creator_cancels_an_open_game(game: Game, alice: AbstractBaseUser) -> None:
+def test_cancelling_asks_first_with_a_box_the_browser_requires(
+    game: Game, alice: AbstractBaseUser
+) -> None:
+    content = client_for(alice).get(reverse("games:detail", args=[game.pk])).content.decode()
+
+    start = content.index('class="cancel-game"')
+    form = content[start : content.index("</form>", start)]
+    assert '<input type="checkbox" name="sure" required>' in form
+    assert "Yes, cancel this game for everyone" in form
+
+
+def test_a_cancel_without_the_box_ticked_changes_nothing(
+    game: Game, alice: AbstractBaseUser
+) -> None:
     response = post(client_for(alice), "cancel", game)
+
+    assert messages_of(response) == [
+        "Refused: tick “Yes, cancel this game for everyone” to cancel it. Nothing was changed."
+    ]
+    assert status_of(game) == Game.Status.OPEN
+
+
+def test_the_creator_cancels_an_open_game(game: Game, alice: AbstractBaseUser) -> None:
+    response = post(client_for(alice), "cancel", game, sure="on")
 
     assert messages_of(response) == ["The game was cancelled."]
     assert status_of(game) == Game.Status.CANCELLED
@@ -170,7 +192,7 @@ def test_the_creator_cancels_an_open_game(game: Game, alice: AbstractBaseUser) -
 
 
 def test_another_player_cannot_cancel(game: Game, bob: AbstractBaseUser) -> None:
-    response = post(client_for(bob), "cancel", game)
+    response = post(client_for(bob), "cancel", game, sure="on")
 
     assert any("only the game's creator or an organiser" in m for m in messages_of(response))
     assert status_of(game) == Game.Status.OPEN
@@ -179,7 +201,7 @@ def test_another_player_cannot_cancel(game: Game, bob: AbstractBaseUser) -> None
 def test_a_started_game_cannot_be_cancelled(alice: AbstractBaseUser, bob: AbstractBaseUser) -> None:
     two = support.started_game(alice, bob)
 
-    response = post(client_for(alice), "cancel", two)
+    response = post(client_for(alice), "cancel", two, sure="on")
 
     assert any("only a game that has not started" in m for m in messages_of(response))
     assert status_of(two) == Game.Status.SETUP
