@@ -24,6 +24,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from games import boardmarks, boardview, clock, describe, links, services
 from games.engine import BOARDS, Board, State
 from games.forms import (
+    MANY_PLAYERS,
     MANY_PLAYERS_WARNING,
     AddBotForm,
     AssignHomeForm,
@@ -299,7 +300,7 @@ def create(request: HttpRequest) -> HttpResponse:
             form.add_error(None, str(refusal))
         else:
             messages.success(request, f"Your game “{game}” is open for players.")
-            if game.seats_wanted >= 5:
+            if game.seats_wanted >= MANY_PLAYERS:
                 messages.warning(request, MANY_PLAYERS_WARNING)
             return redirect(_game_url(game))
     return render(request, "games/create.html", {"form": form})

@@ -101,9 +101,29 @@ def confirmation_path(outbox: list[mail.EmailMessage], email: str) -> str:
 # --- opening the game ----------------------------------------------------------------
 
 
+def the_form_shows_what_applies(page: Page) -> None:
+    """The new-game form hides the warning and the fields the choices made leave out."""
+    warning = page.locator("p.many-players")
+    decision_time = page.get_by_label("Time allowed per decision (hours)")
+    bank = page.get_by_label("Each player's time bank (hours)")
+    expect(warning).to_be_hidden()  # two players
+    expect(decision_time).to_be_visible()
+    expect(bank).to_be_hidden()  # a fixed time per decision
+    page.get_by_label("Players:", exact=True).select_option("5")
+    expect(warning).to_be_visible()
+    page.get_by_label("A time bank per player").check()
+    expect(bank).to_be_visible()
+    expect(decision_time).to_be_hidden()
+    page.get_by_label("Random at the start").check()
+    expect(page.get_by_label("Your home continent")).to_be_hidden()
+    page.get_by_label("A fixed time for each decision").check()
+    page.get_by_label("Players choose in join order").check()
+
+
 def create_game(alice: Player) -> str:
     page = alice.page
     page.get_by_role("navigation").get_by_role("link", name="New game").click()
+    the_form_shows_what_applies(page)
     page.get_by_label("Name:", exact=True).fill(GAME_NAME)
     page.get_by_label("Players:", exact=True).select_option("2")
     page.get_by_label("Board:", exact=True).select_option("original")
