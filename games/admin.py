@@ -27,17 +27,13 @@ from django.urls import URLPattern, path, reverse
 from django.utils.html import format_html
 
 from games import engine, services
+from games.describe import sentence
 from games.models import Game, Move, Seat
 
 
 def can_view_games(request: HttpRequest) -> bool:
     user = request.user
     return user.has_perm("games.view_game") or user.has_perm("games.change_game")
-
-
-def sentence(text: object) -> str:
-    text = str(text)
-    return text if text.endswith((".", "!", "?")) else text + "."
 
 
 def seat_label(seat: Seat | None) -> str:

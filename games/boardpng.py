@@ -1,9 +1,11 @@
 """The board as a PNG picture, for mail: mail clients do not show SVG.
 
-The same picture as ``boardview.board_svg`` (its layout, routes with the Pacific drawn
-as stubs, reconstructed routes dashed, tinted continents, territory circles, and each
-piece a triangle in its owner's colour with a text label), 800 pixels wide, with a
-legend under the map naming each player who has pieces on the board next to their
+The same picture as ``boardview.board_svg``, from the same geometry
+(``games.boardlayout``: routes bent around territories, routes across the Pacific ending
+at labelled ports, labels beside their circles on a plate of the ground that hides any
+route under them), reconstructed routes dashed, tinted continents, territory circles,
+and each piece a triangle in its owner's colour with a text label, 800 pixels wide, with
+a legend under the map naming each player who has pieces on the board next to their
 colour. Shapes are drawn at twice the size and halved, which smooths lines and circles;
 text is drawn at the final size.
 
@@ -26,43 +28,45 @@ colour, then a palette made for it.
 from __future__ import annotations
 
 import io
-import math
 from collections.abc import Iterable, Mapping
 from functools import lru_cache
 
-from PIL import Image, ImageChops, ImageColor, ImageDraw, ImageFont
+from PIL import Image, ImageDraw
 
-from games.boardview import (
-    NODE_RADIUS,
-    RECONSTRUCTED,
-    WIDTH,
-    Piece,
-    continent_box,
-    layout,
-    route_lines,
-    safe_color,
-    triangle_points,
+from games.boardlayout import NODE_RADIUS, BoardKey, geometry
+from games.boardmarks import RINGS, Marks, Path, key_lines, paths
+from games.boardpaint import (
+    BACKGROUND,
+    CONTINENT_INK,
+    INK,
+    OUTLINE,
+    RGB,
+    ROUTE,
+    SCALE,
+    SUPERSAMPLE,
+    WHITE,
+    WIDTH_PX,
+    Patch,
+    changed,
+    dashed_line,
+    font,
+    ink_box,
+    mix,
+    pixel,
+    rgb,
+    write,
 )
+from games.boardpngmarks import COLORS, draw_swatch, path_patch, ring_patch, swatch_width
+from games.boardshapes import Geometry, Text
+from games.boardview import RECONSTRUCTED, Piece, piece_text, triangle_points
 from games.engine import Board
 
-RGB = tuple[int, int, int]
-Font = ImageFont.FreeTypeFont | ImageFont.ImageFont
-Patch = tuple[tuple[int, int], Image.Image, Image.Image, Image.Image]  # at, RGB, P, mask
-
-WIDTH_PX = 800
-SCALE = WIDTH_PX / WIDTH  # picture pixels per layout unit
-SUPERSAMPLE = 2  # shapes are drawn this many times larger, then reduced
 # Layout units that land on whole pixels of both the picture and the larger canvas
 # (5 units = 4 pixels = 8 canvas pixels): a piece's triangle drawn at the same offset
 # from such a point has the same pixels wherever it stands.
 GRID = 5
 SPRITE_UNITS = 12 * GRID  # a piece's patch, in layout units, square
-FONT_PX = 12  # territory names, piece labels, continent names
 LEGEND_FONT_PX = 13
-RADIUS_PX = round(NODE_RADIUS * SCALE)
-NAME_GAP_PX = 13  # from a territory's circle to its name's baseline
-LABEL_GAP_PX = 27  # from a territory's circle to its piece label's baseline
-HALO_PX = 1.5  # a border in the continent's tint keeps text readable over routes
 LEGEND_GAP_PX = 8  # between the map and the legend
 LEGEND_ROW_PX = 24
 LEGEND_MARGIN_PX = 12
@@ -81,55 +85,32 @@ BOARDS_KEPT = 8  # boards whose pictures stay in memory
 PATCHES_KEPT = 2048  # triangles and labels kept per board
 LEGENDS_KEPT = 64  # legends kept per board
 
-BACKGROUND: RGB = (0xF4, 0xF8, 0xFB)
-WHITE: RGB = (0xFF, 0xFF, 0xFF)
-ROUTE: RGB = (0x55, 0x55, 0x55)
-OUTLINE: RGB = (0x22, 0x22, 0x22)
-INK: RGB = (0x11, 0x11, 0x11)
-CONTINENT_INK: RGB = (0x33, 0x33, 0x33)
-FALLBACK: RGB = (0x80, 0x80, 0x80)
 SIZE_KEY = "S, M, L: small, medium, large piece"
 
 
-@lru_cache(maxsize=1024)
-def rgb(color: str) -> RGB:
-    """A board colour as RGB; gray when it is not a colour Pillow knows."""
-    try:
-        value = ImageColor.getrgb(safe_color(color))
-    except ValueError:
-        return FALLBACK
-    return (value[0], value[1], value[2])
-
-
-def pixel(point: tuple[float, float]) -> tuple[int, int]:
-    """Where a layout point lands on the picture."""
-    return round(point[0] * SCALE), round(point[1] * SCALE)
-
-
 def board_png(
-    board: Board, pieces: Mapping[str, Piece], names: Mapping[str, str] | None = None
+    board: Board,
+    pieces: Mapping[str, Piece],
+    names: Mapping[str, str] | None = None,
+    marks: Marks | None = None,
 ) -> bytes:
-    """The whole board as PNG bytes. ``names``: engine player name -> how to show them."""
+    """The whole board as PNG bytes. ``names``: engine player name -> how to show them;
+    ``marks``: the last move and a pending retreat, marked as on the web."""
     art = _art(board)
     names = names or {}
+    marks = marks or Marks()
     colors = {rgb(piece.color) for piece in pieces.values()}
     if colors <= art.exact:
-        image = _compose(art, pieces, names, indexed=True)
+        image = _compose(art, pieces, names, marks, indexed=True)
         out = io.BytesIO()
         image.save(out, "PNG", compress_level=COMPRESS_LEVEL)
         return out.getvalue()
-    return _encode(_compose(art, pieces, names, indexed=False), art.painted | colors)
+    painted = art.painted | colors | (COLORS if _marked(marks) else set())
+    return _encode(_compose(art, pieces, names, marks, indexed=False), painted)
 
 
-@lru_cache(maxsize=4)
-def _font(size_px: int) -> Font:
-    return ImageFont.load_default(size=size_px)
-
-
-def _mix(color: RGB, alpha: float, under: RGB = BACKGROUND) -> RGB:
-    """``color`` at opacity ``alpha`` over ``under``."""
-    r, g, b = (round(c * alpha + u * (1 - alpha)) for c, u in zip(color, under, strict=True))
-    return (r, g, b)
+def _marked(marks: Marks) -> bool:
+    return bool(marks.steps or marks.changed or marks.attacked or marks.retreats)
 
 
 def _players(pieces: Mapping[str, Piece], names: Mapping[str, str]) -> list[tuple[str, RGB]]:
@@ -141,48 +122,37 @@ def _players(pieces: Mapping[str, Piece], names: Mapping[str, str]) -> list[tupl
     return [(names.get(p, p), colors[p]) for p in order]
 
 
-def _legend_rows(players: list[tuple[str, RGB]]) -> list[list[tuple[str, RGB | None]]]:
-    """The legend's items (players, then the key to S, M, L) in rows that fit the width."""
-    if not players:
+Swatch = RGB | str | None  # a player's colour, a mark's kind, or none
+LegendItems = tuple[tuple[str, Swatch], ...]
+
+
+def _legend_items(players: list[tuple[str, RGB]], board: Board, marks: Marks) -> LegendItems:
+    """The legend's items: the players, the key to S, M, L, then the marks in words."""
+    if not players and not _marked(marks):
+        return ()
+    return (*players, (SIZE_KEY, None), *((words, kind) for kind, words in key_lines(board, marks)))
+
+
+def _legend_rows(items: LegendItems) -> list[list[tuple[str, Swatch]]]:
+    """The legend's items in rows that fit the width."""
+    if not items:
         return []
-    rows: list[list[tuple[str, RGB | None]]] = [[]]
+    rows: list[list[tuple[str, Swatch]]] = [[]]
     x: float = LEGEND_MARGIN_PX
-    items: list[tuple[str, RGB | None]] = [*players, (SIZE_KEY, None)]
-    for text, color in items:
-        width = _legend_text(text)[0] + (SWATCH_PX + 6 if color else 0)
+    for text, swatch in items:
+        width = _legend_text(text)[0] + _swatch_width(swatch)
         if rows[-1] and x + width > WIDTH_PX - LEGEND_MARGIN_PX:
             rows.append([])
             x = LEGEND_MARGIN_PX
-        rows[-1].append((text, color))
+        rows[-1].append((text, swatch))
         x += width + LEGEND_SPACING_PX
     return rows
 
 
-def _dashed_line(
-    draw: ImageDraw.ImageDraw,
-    start: tuple[float, float],
-    end: tuple[float, float],
-    dash: float,
-    gap: float,
-    width: int,
-) -> None:
-    (x1, y1), (x2, y2) = start, end
-    length = math.hypot(x2 - x1, y2 - y1)
-    if length == 0:
-        return
-    ux, uy = (x2 - x1) / length, (y2 - y1) / length
-    at = 0.0
-    while at < length:
-        stop = min(at + dash, length)
-        draw.line((x1 + ux * at, y1 + uy * at, x1 + ux * stop, y1 + uy * stop), ROUTE, width)
-        at = stop + gap
-
-
-def _changed(after: Image.Image, before: Image.Image) -> Image.Image:
-    """A 1-bit mask of the pixels where two RGB pictures of one size differ."""
-    red, green, blue = ImageChops.difference(after, before).split()
-    most = ImageChops.lighter(ImageChops.lighter(red, green), blue)
-    return most.point(lambda v: 255 if v else 0, "1")
+def _swatch_width(swatch: Swatch) -> int:
+    if swatch is None:
+        return 0
+    return (swatch_width() if isinstance(swatch, str) else SWATCH_PX) + 6
 
 
 class _Art:
@@ -193,20 +163,21 @@ class _Art:
     """
 
     def __init__(self, board: Board) -> None:
+        self.board = board
         self.territories = board.territories
-        self.points, height = layout(board)
-        self.map_px = round(height * SCALE)
-        self.halos = [_mix(rgb(board.continent_colors[c]), 0.13) for c in board.continent_of]
-        self.base, self.painted = _draw_map(board, self.points, self.map_px)
+        self.shape = geometry(board)
+        self.points = {t: (round(x), round(y)) for t, (x, y) in self.shape.points.items()}
+        self.map_px = round(self.shape.height * SCALE)
+        self.ground, self.base, self.painted = _draw_map(board, self.shape, self.map_px)
         sample = _palette_sample(self.base, sorted({rgb(c) for c in board.continent_colors}))
-        self.palette = _palette(sample, self.painted)
-        self.exact = frozenset(self.painted) & frozenset(self.palette)  # kept exactly
+        self.palette = _palette(sample, self.painted | COLORS)
+        self.exact = frozenset(self.painted | COLORS) & frozenset(self.palette)  # kept exactly
         self.holder = Image.new("P", (1, 1))
         self.flat_palette = [v for color in self.palette for v in color]
         self.holder.putpalette(self.flat_palette)
         self.indexed = self.index(self.base)
         self._patches: dict[tuple[object, ...], Patch] = {}
-        self._legends: dict[tuple[tuple[str, RGB], ...], Image.Image] = {}
+        self._legends: dict[LegendItems, Image.Image] = {}
 
     def index(self, image: Image.Image) -> Image.Image:
         """A true-colour picture as indices into the board's palette."""
@@ -235,48 +206,52 @@ class _Art:
         corners = [(u * k, v * k) for u, v in triangle_points(x, y, pips)]
         ImageDraw.Draw(canvas).polygon(corners, fill, OUTLINE, round(1.5 * k))
         square = canvas.reduce(SUPERSAMPLE)
-        box = _changed(square, Image.new("RGB", square.size, WHITE)).getbbox() or (0, 0, 1, 1)
+        box = changed(square, Image.new("RGB", square.size, WHITE)).getbbox() or (0, 0, 1, 1)
         patch = square.crop(box)
-        mask = _changed(patch, Image.new("RGB", patch.size, WHITE))
+        mask = changed(patch, Image.new("RGB", patch.size, WHITE))
         return (box[0], box[1]), patch, self.index(patch), mask
 
-    def label(self, tid: str, text: str) -> Patch:
-        """The piece label under territory ``tid``, over the map there, and where it goes."""
-        key = ("label", tid, text)
+    def label(self, tid: str, piece: Piece) -> Patch:
+        """The piece label under territory ``tid``'s name, on its plate over the map
+        there, and where it goes."""
+        text = piece_text(self.shape.labels[tid], piece)
+        key = ("label", tid, text.text)
         found = self._patches.get(key)
         if found is None:
-            font = _font(FONT_PX)
-            x, y = pixel(self.points[tid])
-            y += RADIUS_PX + LABEL_GAP_PX
-            left, top, right, bottom = font.getbbox(text, anchor="ms", stroke_width=HALO_PX)
-            box = (
-                x + math.floor(left) - 1,
-                y + math.floor(top) - 1,
-                x + math.ceil(right) + 1,
-                y + math.ceil(bottom) + 1,
-            )
-            under = self.base.crop(box)
-            patch = under.copy()
-            ImageDraw.Draw(patch).text(
-                (x - box[0], y - box[1]),
-                text,
-                INK,
-                font,
-                anchor="ms",
-                stroke_width=HALO_PX,
-                stroke_fill=self.halos[self.territories.index(tid)],
-            )
+            box = ink_box(text)
+            patch = self.ground.crop(box)
+            write(ImageDraw.Draw(patch), text, (-box[0], -box[1]))
             at = (box[0], box[1])
-            found = self._keep(key, (at, patch, self.index(patch), _changed(patch, under)))
+            # The whole plate: it hides the routes and the last move's path under it.
+            whole = Image.new("1", patch.size, 1)
+            found = self._keep(key, (at, patch, self.index(patch), whole))
         return found
 
-    def legend(self, players: tuple[tuple[str, RGB], ...]) -> Image.Image:
+    def ring(self, tid: str, kind: str) -> Patch:
+        """A mark's ring around territory ``tid``."""
+        key = ("ring", tid, kind)
+        found = self._patches.get(key)
+        if found is None:
+            at, patch, mask = ring_patch(self.base, self.shape.points[tid], kind)
+            found = self._keep(key, (at, patch, self.index(patch), mask))
+        return found
+
+    def path(self, path: Path) -> Patch:
+        """A step of the last move along its route, with its arrowhead."""
+        key = ("path", path)
+        found = self._patches.get(key)
+        if found is None:
+            at, patch, mask = path_patch(self.base, self.shape, path)
+            found = self._keep(key, (at, patch, self.index(patch), mask))
+        return found
+
+    def legend(self, items: LegendItems) -> Image.Image:
         """The legend strip under the map, as palette indices."""
-        found = self._legends.get(players)
+        found = self._legends.get(items)
         if found is None:
             if len(self._legends) >= LEGENDS_KEPT:
                 self._legends.clear()
-            found = self._legends[players] = self.index(_draw_legend(players))
+            found = self._legends[items] = self.index(_draw_legend(items))
         return found
 
     def _keep(self, key: tuple[object, ...], patch: Patch) -> Patch:
@@ -286,106 +261,80 @@ class _Art:
         return patch
 
 
-class _BoardKey:
-    """A board, equal to another board when every field the picture draws is equal."""
-
-    __slots__ = ("board", "fields", "hashed")
-
-    def __init__(self, board: Board) -> None:
-        self.board = board
-        self.fields = (
-            board.id,
-            board.territories,
-            board.territory_names,
-            board.continent_names,
-            board.continent_colors,
-            board.continent_of,
-            board.continent_territories,
-            board.routes,
-        )
-        self.hashed = hash(self.fields)
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, _BoardKey) and self.fields == other.fields
-
-    def __hash__(self) -> int:
-        return self.hashed
-
-
 @lru_cache(maxsize=BOARDS_KEPT)
-def _art_of(key: _BoardKey) -> _Art:
+def _art_of(key: BoardKey) -> _Art:
     return _Art(key.board)
 
 
 def _art(board: Board) -> _Art:
-    return _art_of(_BoardKey(board))
+    return _art_of(BoardKey(board))
 
 
 def _draw_map(
-    board: Board, points: Mapping[str, tuple[int, int]], map_px: int
-) -> tuple[Image.Image, set[RGB]]:
-    """The map without pieces, and every colour it paints flat (areas and lines)."""
+    board: Board, shape: Geometry, map_px: int
+) -> tuple[Image.Image, Image.Image, set[RGB]]:
+    """The ground (background and continents' areas), the map without pieces, and every
+    colour the map paints flat (areas and lines)."""
     painted = {BACKGROUND, WHITE, ROUTE, OUTLINE, INK, CONTINENT_INK}
-    texts: list[tuple[tuple[int, int], str, str, RGB, RGB]] = []  # at, text, anchor, ...
 
     # Shapes, at SUPERSAMPLE times the size.
     k = SCALE * SUPERSAMPLE  # canvas pixels per layout unit
     canvas = Image.new("RGB", (WIDTH_PX * SUPERSAMPLE, map_px * SUPERSAMPLE), BACKGROUND)
     draw = ImageDraw.Draw(canvas)
 
-    for c, name in enumerate(board.continent_names):
-        x, y, w, h = continent_box(board, points, c)
+    for c, (left, top, right, bottom) in enumerate(shape.continent_boxes):
         color = rgb(board.continent_colors[c])
-        tint = _mix(color, 0.13)
+        tint = mix(color, 0.13)
         painted |= {tint, color}
-        box = (x * k, y * k, (x + w) * k, (y + h) * k)
-        draw.rounded_rectangle(box, 24 * k, tint, _mix(color, 0.5), round(k))
-        texts.append((pixel((x + 10, y + 16)), name, "ls", tint, CONTINENT_INK))
+        box = (left * k, top * k, right * k, bottom * k)
+        draw.rounded_rectangle(box, 24 * k, tint, mix(color, 0.5), round(k))
+    ground = canvas.reduce(SUPERSAMPLE)
 
     route_width = round(2 * k)
-    for route in board.routes:
-        a, b = route.between
-        for x1, y1, x2, y2 in route_lines(points[a], points[b]):
-            start, end = (x1 * k, y1 * k), (x2 * k, y2 * k)
-            if route.evidence == RECONSTRUCTED:
-                _dashed_line(draw, start, end, DASH * k, GAP * k, route_width)
-            else:
-                draw.line((start, end), ROUTE, route_width)
+    for stroke in shape.strokes:
+        line = [(x * k, y * k) for x, y in stroke.points()]
+        if stroke.evidence == RECONSTRUCTED:
+            dashed_line(draw, line, DASH * k, GAP * k, route_width)
+        else:
+            draw.line(line, ROUTE, route_width, joint="curve")
 
     radius = NODE_RADIUS * k
     for t, tid in enumerate(board.territories):
-        x, y = points[tid]
+        x, y = shape.points[tid]
         cx, cy = x * k, y * k
         ring = rgb(board.continent_colors[board.continent_of[t]])
         draw.ellipse(
             (cx - radius, cy - radius, cx + radius, cy + radius), WHITE, ring, round(3 * k)
         )
-        px, py = pixel((x, y))
-        at = (px, py + RADIUS_PX + NAME_GAP_PX)
-        texts.append((at, board.territory_names[t], "ms", _mix(ring, 0.13), INK))
 
-    # Text, at the final size.
+    # Text, at the final size, each on a plate of the ground under it.
     image = canvas.reduce(SUPERSAMPLE)
     draw = ImageDraw.Draw(image)
-    font = _font(FONT_PX)
-    for (x, y), text, anchor, halo, ink in texts:
-        draw.text((x, y), text, ink, font, anchor=anchor, stroke_width=HALO_PX, stroke_fill=halo)
-    return image, painted
+    texts: list[tuple[Text, RGB]] = [(port.label, CONTINENT_INK) for port in shape.ports]
+    texts += [(text, CONTINENT_INK) for text in shape.continent_labels]
+    texts += [(label.name, INK) for label in shape.labels.values()]
+    for text, ink in texts:
+        box = ink_box(text)
+        image.paste(ground.crop(box), box[:2])
+        write(draw, text, (0, 0), ink)
+    return ground, image, painted
 
 
-def _draw_legend(players: tuple[tuple[str, RGB], ...]) -> Image.Image:
-    """The legend: each player's colour and name, then the key to S, M, L."""
-    rows = _legend_rows(list(players))
+def _draw_legend(items: LegendItems) -> Image.Image:
+    """The legend: each player's colour and name, the key to S, M, L, and the marks."""
+    rows = _legend_rows(items)
     strip = Image.new("RGB", (WIDTH_PX, LEGEND_GAP_PX + len(rows) * LEGEND_ROW_PX), BACKGROUND)
     draw = ImageDraw.Draw(strip)
     for r, row in enumerate(rows):
         baseline = LEGEND_GAP_PX + r * LEGEND_ROW_PX + round(LEGEND_ROW_PX * 0.7)
         left: float = LEGEND_MARGIN_PX
         for text, swatch in row:
-            if swatch is not None:
+            if isinstance(swatch, str):
+                draw_swatch(strip, round(left), baseline, swatch)
+            elif swatch is not None:
                 top, x = baseline - SWATCH_PX, round(left)
                 draw.rectangle((x, top, x + SWATCH_PX, top + SWATCH_PX), swatch, OUTLINE)
-                left += SWATCH_PX + 6
+            left += _swatch_width(swatch)
             width, ink, (dx, dy) = _legend_text(text)
             strip.paste(INK, (round(left) + dx, baseline + dy), ink)
             left += width + LEGEND_SPACING_PX
@@ -396,51 +345,59 @@ def _draw_legend(players: tuple[tuple[str, RGB], ...]) -> Image.Image:
 def _legend_text(text: str) -> tuple[float, Image.Image, tuple[int, int]]:
     """A legend item's text: its width, its ink, and the ink's corner from the baseline's
     start. Kept, as players' names come back in every picture of their games."""
-    font = _font(LEGEND_FONT_PX)
-    left, top, right, bottom = (round(v) for v in font.getbbox(text, anchor="ls"))
+    face = font(LEGEND_FONT_PX)
+    left, top, right, bottom = (round(v) for v in face.getbbox(text, anchor="ls"))
     ink = Image.new("L", (max(right - left, 1), max(bottom - top, 1)))
-    ImageDraw.Draw(ink).text((-left, -top), text, 255, font, anchor="ls")
-    return font.getlength(text), ink, (left, top)
+    ImageDraw.Draw(ink).text((-left, -top), text, 255, face, anchor="ls")
+    return face.getlength(text), ink, (left, top)
 
 
 def _compose(
-    art: _Art, pieces: Mapping[str, Piece], names: Mapping[str, str], indexed: bool
+    art: _Art, pieces: Mapping[str, Piece], names: Mapping[str, str], marks: Marks, indexed: bool
 ) -> Image.Image:
-    """The picture: the board's map, the pieces and their labels, and the legend.
+    """The picture: the board's map, the marks, the pieces and their labels, and the
+    legend.
 
     ``indexed``: as indices into the board's palette (every piece's colour must be in
     it), else in true colour.
     """
-    players = tuple(_players(pieces, names))
+    items = _legend_items(_players(pieces, names), art.board, marks)
     base = art.indexed if indexed else art.base
-    if players:
-        strip = art.legend(players) if indexed else _draw_legend(players)
+    if items:
+        strip = art.legend(items) if indexed else _draw_legend(items)
         image = Image.new(base.mode, (WIDTH_PX, art.map_px + strip.height))
         image.paste(base, (0, 0))
         image.paste(strip, (0, art.map_px))
     else:
         image = base.copy()
+    patches = [art.path(path) for path in paths(art.shape, marks)]
+    for tid in art.territories:
+        kind = marks.ring(tid)
+        if kind is not None:
+            patches.append(art.ring(tid, kind))
     for tid in art.territories:
         piece = pieces.get(tid)
-        if piece is None:
-            continue
-        for at, true_color, index, mask in (
-            art.piece(tid, piece),
-            art.label(tid, f"{piece.letter} {piece.player}"),
-        ):
-            image.paste(index if indexed else true_color, at, mask)
+        if piece is not None:
+            patches += [art.piece(tid, piece), art.label(tid, piece)]
+    for at, true_color, index, mask in patches:
+        image.paste(index if indexed else true_color, at, mask)
     if indexed:
         image.putpalette(art.flat_palette)
     return image
 
 
 def _draw(
-    board: Board, pieces: Mapping[str, Piece], names: Mapping[str, str]
+    board: Board,
+    pieces: Mapping[str, Piece],
+    names: Mapping[str, str],
+    marks: Marks | None = None,
 ) -> tuple[Image.Image, set[RGB]]:
     """The picture in true colour, and every colour it paints flat (areas and lines)."""
     art = _art(board)
-    image = _compose(art, pieces, names, indexed=False)
-    return image, art.painted | {rgb(piece.color) for piece in pieces.values()}
+    marks = marks or Marks()
+    image = _compose(art, pieces, names, marks, indexed=False)
+    painted = art.painted | {rgb(piece.color) for piece in pieces.values()}
+    return image, painted | (COLORS if _marked(marks) else set())
 
 
 def _palette_sample(base: Image.Image, colors: Iterable[RGB]) -> Image.Image:
@@ -466,7 +423,17 @@ def _palette_sample(base: Image.Image, colors: Iterable[RGB]) -> Image.Image:
         sample.paste(triangle, (n * size, base.height))
     draw = ImageDraw.Draw(sample)
     baseline = base.height + size + round(LEGEND_ROW_PX * 0.7)
-    draw.text((LEGEND_MARGIN_PX, baseline), SIZE_KEY, INK, _font(LEGEND_FONT_PX), anchor="ls")
+    draw.text((LEGEND_MARGIN_PX, baseline), SIZE_KEY, INK, font(LEGEND_FONT_PX), anchor="ls")
+    # The marks' rings, over a white circle and over the background, and in the legend.
+    left = LEGEND_MARGIN_PX + round(font(LEGEND_FONT_PX).getlength(SIZE_KEY)) + 20
+    for n, kind in enumerate(RINGS):
+        x = left + n * 2 * size
+        ring = Image.new("RGB", (2 * size, size), BACKGROUND)
+        ImageDraw.Draw(ring).ellipse((4, 4, size - 4, size - 4), WHITE)
+        at, patch, mask = ring_patch(ring, (size / 2 / SCALE, size / 2 / SCALE), kind)
+        ring.paste(patch, at, mask)
+        sample.paste(ring, (x, base.height + size))
+        draw_swatch(sample, x + size + 4, baseline, kind)
     return sample
 
 

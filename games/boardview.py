@@ -1,12 +1,12 @@
-"""The board as an SVG picture, drawn from the engine's board data and a position.
+"""The board as an SVG picture, drawn from the board's geometry and a position.
 
-Territories sit at fixed points of a world-like map (``LAYOUT``); a board loaded by an
-admin with territory ids the table does not know still draws: those territories are
-laid out by continent in a band under the map. Routes are lines; a route that crosses
-the Pacific (further apart than half the map's width) is drawn as two stubs leaving
-the map's edges, as on a world map that wraps. Routes whose position on the printed
-board is a reconstruction are dashed. Each piece is a triangle that grows with its
-pips, in its owner's colour, with a text label, so the picture reads without colour.
+Where things go (territories, routes, the ports where routes across the Pacific leave
+the map, labels) is ``games.boardlayout``'s, shared with the mail's PNG. Routes whose
+position on the printed board is a reconstruction are dashed. Each piece is a triangle
+that grows with its pips, in its owner's colour, with a text label, so the picture
+reads without colour. The marks of ``games.boardmarks`` (the last move, the attacked
+territory, the retreat options) are rings around the circles and an arrow along the
+last move's route; the page's key says the same in words.
 """
 
 from __future__ import annotations
@@ -18,50 +18,22 @@ from dataclasses import dataclass
 from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
 
+from games.boardlayout import LAYOUT, MAP_HEIGHT, NODE_RADIUS, WIDTH, geometry, layout
+from games.boardmarks import PATH_COLOR, PATH_WIDTH, RING_RADIUS, RINGS, Marks, Point, paths
+from games.boardshapes import Box, Geometry, Label, Stroke, Text, text_at
 from games.engine import Board, State
 from games.engine.board import SIZE_NAMES
 
-WIDTH = 1000
-MAP_HEIGHT = 600
-NODE_RADIUS = 30
-CLUSTER_COLUMNS = 3
-CLUSTER_WIDTH = WIDTH // CLUSTER_COLUMNS
-CLUSTER_HEIGHT = 250
-# The three points of a continent's cluster in the fallback layout, around its centre.
-CLUSTER_POINTS = ((-85, -55), (85, -55), (0, 65))
+__all__ = ["LAYOUT", "MAP_HEIGHT", "NODE_RADIUS", "WIDTH", "board_svg", "layout", "pieces_of"]
+
 TRIANGLE_HALF_WIDTH = {1: 9, 2: 14, 3: 20}  # by pips
 SIZE_LETTERS = {"small": "S", "medium": "M", "large": "L"}
 SAFE_COLOR = re.compile(r"^(?:[a-z]{3,20}|#[0-9a-f]{3}|#[0-9a-f]{6})$")
 FALLBACK_COLOR = "gray"
 RECONSTRUCTED = "reconstructed"
-
-# Where each territory of the printed map stands: (x, y) in a 1000 × 600 map.
-LAYOUT: dict[str, tuple[int, int]] = {
-    # North America
-    "alaska": (80, 90),
-    "canada": (230, 75),
-    "usa": (180, 205),
-    # South America
-    "colombia": (250, 330),
-    "brazil": (355, 415),
-    "argentina": (260, 520),
-    # Europe
-    "scandinavia": (530, 60),
-    "western-europe": (445, 160),
-    "southern-europe": (570, 190),
-    # Africa
-    "northwest-africa": (475, 345),
-    "northeast-africa": (610, 355),
-    "south-africa": (540, 490),
-    # Asia
-    "north-asia": (760, 80),
-    "southwest-asia": (700, 225),
-    "southeast-asia": (850, 245),
-    # Australia
-    "north-australia": (820, 380),
-    "east-australia": (920, 480),
-    "southwest-australia": (760, 515),
-}
+DASHES = "8 6"  # reconstructed routes
+BACKGROUND = "#f4f8fb"
+TINT_OPACITY = "0.13"
 
 
 @dataclass(frozen=True)
@@ -103,116 +75,11 @@ def safe_color(color: str) -> str:
     return color if SAFE_COLOR.match(color) else FALLBACK_COLOR
 
 
-def layout(board: Board) -> tuple[dict[str, tuple[int, int]], int]:
-    """Every territory's point, and the picture's height.
-
-    Known ids keep their place on the map; the others are grouped by continent, three
-    clusters to a row, under the map (or in its place when no id is known).
-    """
-    points = {t: LAYOUT[t] for t in board.territories if t in LAYOUT}
-    unknown = [
-        (c, [board.territories[t] for t in members if board.territories[t] not in LAYOUT])
-        for c, members in enumerate(board.continent_territories)
-    ]
-    unknown = [(c, ids) for c, ids in unknown if ids]
-    top = MAP_HEIGHT if points else 0
-    for n, (_, ids) in enumerate(unknown):
-        row, column = divmod(n, CLUSTER_COLUMNS)
-        cx = column * CLUSTER_WIDTH + CLUSTER_WIDTH // 2
-        cy = top + row * CLUSTER_HEIGHT + CLUSTER_HEIGHT // 2
-        for tid, (dx, dy) in zip(ids, CLUSTER_POINTS, strict=False):
-            points[tid] = (cx + dx, cy + dy)
-    rows = (len(unknown) + CLUSTER_COLUMNS - 1) // CLUSTER_COLUMNS
-    return points, top + rows * CLUSTER_HEIGHT
-
-
 def has_reconstructed_routes(board: Board) -> bool:
     return any(route.evidence == RECONSTRUCTED for route in board.routes)
 
 
-def route_lines(a: tuple[int, int], b: tuple[int, int]) -> list[tuple[int, int, int, int]]:
-    """One line, or two stubs off the map's edges for a route across the Pacific."""
-    (x1, y1), (x2, y2) = a, b
-    if abs(x2 - x1) <= WIDTH / 2:
-        return [(x1, y1, x2, y2)]
-    shift = WIDTH if x1 < x2 else -WIDTH
-    return [(x1, y1, x2 - shift, y2), (x1 + shift, y1, x2, y2)]
-
-
-def _routes_svg(board: Board, points: Mapping[str, tuple[int, int]]) -> SafeString:
-    parts = []
-    for route in board.routes:
-        a, b = route.between
-        dashed = route.evidence == RECONSTRUCTED
-        name_a = board.territory_names[board.territory_index[a]]
-        name_b = board.territory_names[board.territory_index[b]]
-        note = " (reconstructed: a best fit)" if dashed else ""
-        for x1, y1, x2, y2 in route_lines(points[a], points[b]):
-            parts.append(
-                format_html(
-                    '<line class="route{}" x1="{}" y1="{}" x2="{}" y2="{}" '
-                    'data-between="{} {}" data-evidence="{}"{}>'
-                    "<title>{} – {}{}</title></line>",
-                    " reconstructed" if dashed else "",
-                    x1,
-                    y1,
-                    x2,
-                    y2,
-                    a,
-                    b,
-                    route.evidence,
-                    mark_safe(' stroke-dasharray="8 6"') if dashed else "",
-                    name_a,
-                    name_b,
-                    note,
-                )
-            )
-    return mark_safe("".join(parts))
-
-
-def continent_box(
-    board: Board, points: Mapping[str, tuple[int, int]], c: int
-) -> tuple[int, int, int, int]:
-    """The tinted area behind continent ``c``: x, y, width and height."""
-    pad = NODE_RADIUS + 22
-    members = board.continent_territories[c]
-    xs = [points[board.territories[t]][0] for t in members]
-    ys = [points[board.territories[t]][1] for t in members]
-    return (
-        min(xs) - pad,
-        min(ys) - pad,
-        max(xs) - min(xs) + 2 * pad,
-        max(ys) - min(ys) + 2 * pad + 14,
-    )
-
-
-def _continents_svg(board: Board, points: Mapping[str, tuple[int, int]]) -> SafeString:
-    """A tinted area behind each continent's three territories, with its name."""
-    parts = []
-    for c in range(len(board.continents)):
-        x, y, width, height = continent_box(board, points, c)
-        parts.append(
-            format_html(
-                '<g class="continent" data-continent="{}">'
-                '<rect x="{}" y="{}" width="{}" height="{}" rx="24" fill="{}" '
-                'fill-opacity="0.13" stroke="{}" stroke-opacity="0.5"></rect>'
-                '<text class="continent-name" x="{}" y="{}">{}</text></g>',
-                board.continents[c],
-                x,
-                y,
-                width,
-                height,
-                safe_color(board.continent_colors[c]),
-                safe_color(board.continent_colors[c]),
-                x + 10,
-                y + 16,
-                board.continent_names[c],
-            )
-        )
-    return mark_safe("".join(parts))
-
-
-def triangle_points(x: int, y: int, pips: int) -> list[tuple[int, int]]:
+def triangle_points(x: float, y: float, pips: int) -> list[tuple[float, float]]:
     """The corners of a piece's triangle centred near (x, y): apex, then base."""
     half = TRIANGLE_HALF_WIDTH[pips]
     height = round(half * 1.6)
@@ -220,62 +87,284 @@ def triangle_points(x: int, y: int, pips: int) -> list[tuple[int, int]]:
     return [(x, top), (x - half, top + height), (x + half, top + height)]
 
 
-def _triangle(x: int, y: int, pips: int) -> str:
-    return " ".join(f"{px},{py}" for px, py in triangle_points(x, y, pips))
+def piece_text(label: Label, piece: Piece) -> Text:
+    """The piece label under a territory's name: 'L blue'."""
+    room = label.piece
+    return text_at(
+        f"{piece.letter} {piece.player}", room.x, room.y, room.anchor, room.size, bold=True
+    )
+
+
+def _number(value: float) -> str:
+    """A coordinate as SVG text: whole numbers without a point, others to a tenth."""
+    rounded = round(value, 1)
+    return str(int(rounded)) if rounded == int(rounded) else str(rounded)
+
+
+def _triangle(x: float, y: float, pips: int) -> str:
+    return " ".join(f"{_number(px)},{_number(py)}" for px, py in triangle_points(x, y, pips))
+
+
+def _text(css_class: str, text: Text) -> SafeString:
+    return format_html(
+        '<text class="{}" x="{}" y="{}" text-anchor="{}">{}</text>',
+        css_class,
+        _number(text.x),
+        _number(text.y),
+        text.anchor,
+        text.text,
+    )
+
+
+def _plate(board: Board, shape: Geometry, box: Box) -> SafeString:
+    """An opaque patch of the ground under a label, drawn over the routes and under the
+    label, so that no route runs over the text: the map's background, tinted where a
+    continent's area lies under it."""
+    box = (box[0] - 1, box[1] - 1, box[2] + 1, box[3] + 1)
+    parts = [format_html('<rect class="plate" {} fill="{}"></rect>', _rect(box), BACKGROUND)]
+    for c, part in shape.ground(box):
+        parts.append(
+            format_html(
+                '<rect {} fill="{}" fill-opacity="{}"></rect>',
+                _rect(part),
+                safe_color(board.continent_colors[c]),
+                TINT_OPACITY,
+            )
+        )
+    return mark_safe("".join(parts))
+
+
+def _rect(box: Box) -> SafeString:
+    left, top, right, bottom = box
+    return format_html(
+        'x="{}" y="{}" width="{}" height="{}"',
+        *(_number(v) for v in (left, top, right - left, bottom - top)),
+    )
+
+
+def _label(board: Board, shape: Geometry, css_class: str, text: Text) -> SafeString:
+    """A label on its plate."""
+    return _plate(board, shape, text.box) + _text(css_class, text)
+
+
+def _stroke_shape(stroke: Stroke) -> SafeString:
+    """The stroke's element, open: a line, or a path for a curve."""
+    (x1, y1), (x2, y2) = stroke.start, stroke.end
+    if stroke.control is None:
+        return format_html(
+            '<line class="route{}" x1="{}" y1="{}" x2="{}" y2="{}"',
+            " reconstructed" if stroke.evidence == RECONSTRUCTED else "",
+            *(_number(v) for v in (x1, y1, x2, y2)),
+        )
+    cx, cy = stroke.control
+    return format_html(
+        '<path class="route{}" d="M {} {} Q {} {} {} {}"',
+        " reconstructed" if stroke.evidence == RECONSTRUCTED else "",
+        *(_number(v) for v in (x1, y1, cx, cy, x2, y2)),
+    )
+
+
+def _routes_svg(board: Board, shape: Geometry) -> SafeString:
+    parts = []
+    for stroke in shape.strokes:
+        a, b = stroke.between
+        dashed = stroke.evidence == RECONSTRUCTED
+        name_a = board.territory_names[board.territory_index[a]]
+        name_b = board.territory_names[board.territory_index[b]]
+        note = " (reconstructed: a best fit)" if dashed else ""
+        across = " (it goes on across the map's edge)" if _leaves_the_map(stroke) else ""
+        parts.append(
+            format_html(
+                '{} data-between="{} {}" data-evidence="{}"{}><title>{} – {}{}{}</title></{}>',
+                _stroke_shape(stroke),
+                a,
+                b,
+                stroke.evidence,
+                mark_safe(f' stroke-dasharray="{DASHES}"') if dashed else "",
+                name_a,
+                name_b,
+                across,
+                note,
+                "line" if stroke.control is None else "path",
+            )
+        )
+    return mark_safe("".join(parts))
+
+
+def _leaves_the_map(stroke: Stroke) -> bool:
+    """Whether the stroke is one of the two halves of a route across the Pacific."""
+    return stroke.end[0] in (0, WIDTH)
+
+
+def _ports_svg(board: Board, shape: Geometry) -> SafeString:
+    """Where routes across the Pacific leave the map, labelled with where they lead."""
+    return mark_safe(
+        "".join(
+            format_html(
+                '<g class="port" data-toward="{}">{}</g>',
+                port.toward,
+                _label(board, shape, "port-name", port.label),
+            )
+            for port in shape.ports
+        )
+    )
+
+
+def _continents_svg(board: Board, shape: Geometry) -> SafeString:
+    """A tinted area behind each continent's territories."""
+    parts = []
+    for c in range(len(board.continents)):
+        left, top, right, bottom = shape.continent_boxes[c]
+        color = safe_color(board.continent_colors[c])
+        parts.append(
+            format_html(
+                '<g class="continent" data-continent="{}">'
+                '<rect x="{}" y="{}" width="{}" height="{}" rx="24" fill="{}" '
+                'fill-opacity="{}" stroke="{}" stroke-opacity="0.5"></rect></g>',
+                board.continents[c],
+                *(_number(v) for v in (left, top, right - left, bottom - top)),
+                color,
+                TINT_OPACITY,
+                color,
+            )
+        )
+    return mark_safe("".join(parts))
+
+
+def _continent_names_svg(board: Board, shape: Geometry) -> SafeString:
+    """Each continent's name, over the routes."""
+    return mark_safe(
+        "".join(_label(board, shape, "continent-name", text) for text in shape.continent_labels)
+    )
+
+
+# What each ring says in a territory's title (the picture's text for screen readers).
+RING_WORDS = {
+    "attacked": "attacked by the last move",
+    "retreat": "the beaten piece may retreat here",
+    "to": "the last move ended here",
+    "from": "the last move started here",
+}
 
 
 def _territory_svg(
-    board: Board, tid: str, point: tuple[int, int], piece: Piece | None, names: Mapping[str, str]
+    board: Board,
+    shape: Geometry,
+    tid: str,
+    piece: Piece | None,
+    names: Mapping[str, str],
+    ring: str | None,
 ) -> SafeString:
     t = board.territory_index[tid]
     c = board.continent_of[t]
     name, continent = board.territory_names[t], board.continent_names[c]
-    x, y = point
+    x, y = shape.points[tid]
+    label = shape.labels[tid]
+    marked = f"; {RING_WORDS[ring]}" if ring else ""
     if piece is None:
-        title = f"{name} ({continent}): empty"
+        title = f"{name} ({continent}): empty{marked}"
         drawn = mark_safe("")
     else:
         owner = names.get(piece.player, piece.player)
-        title = f"{name} ({continent}): {owner}'s {piece.size}"
+        title = f"{name} ({continent}): {owner}'s {piece.size}{marked}"
+        text = piece_text(label, piece)
         drawn = format_html(
             '<polygon class="piece" points="{}" fill="{}" stroke="#222" stroke-width="1.5">'
             "</polygon>"
-            '<text class="piece-label" x="{}" y="{}" data-size="{}">{} {}</text>',
+            '{}<text class="piece-label" x="{}" y="{}" text-anchor="{}" data-size="{}">{}</text>',
             _triangle(x, y, piece.pips),
             safe_color(piece.color),
-            x,
-            y + NODE_RADIUS + 28,
+            _plate(board, shape, text.box),
+            _number(label.piece.x),
+            _number(label.piece.y),
+            label.piece.anchor,
             piece.size,
-            piece.letter,
-            piece.player,
+            text.text,
         )
     return format_html(
         '<g class="territory" id="territory-{}" data-territory="{}"><title>{}</title>'
         '<circle cx="{}" cy="{}" r="{}" fill="white" stroke="{}" stroke-width="3"></circle>'
-        '<text class="territory-name" x="{}" y="{}">{}</text>{}</g>',
+        "{}{}{}</g>",
         tid,
         tid,
         title,
-        x,
-        y,
+        _number(x),
+        _number(y),
         NODE_RADIUS,
         safe_color(board.continent_colors[c]),
-        x,
-        y + NODE_RADIUS + 14,
-        name,
+        _ring(ring, (x, y)) if ring else "",
+        _label(board, shape, "territory-name", label.name),
         drawn,
     )
 
 
+def _ring(kind: str, at: Point, radius: float = RING_RADIUS) -> SafeString:
+    """A mark's ring around a territory's circle."""
+    ring = RINGS[kind]
+    dashes = f' stroke-dasharray="{ring.dashes[0]} {ring.dashes[1]}"' if ring.dashes else ""
+    return format_html(
+        '<circle class="mark mark-{}" cx="{}" cy="{}" r="{}" fill="none" stroke="{}" '
+        'stroke-width="{}"{}></circle>',
+        kind,
+        _number(at[0]),
+        _number(at[1]),
+        _number(radius),
+        ring.color,
+        ring.width,
+        mark_safe(dashes),
+    )
+
+
+def ring_icon(kind: str) -> SafeString:
+    """A small picture of a mark's ring, for the key beside the board."""
+    return format_html(
+        '<svg class="ring-icon" viewBox="0 0 24 24" width="20" height="20" aria-hidden="true">'
+        '<circle cx="12" cy="12" r="6" fill="white" stroke="#777" stroke-width="1.5"></circle>'
+        "{}</svg>",
+        _ring(kind, (12, 12), radius=9.5),
+    )
+
+
+def _paths_svg(shape: Geometry, marks: Marks) -> SafeString:
+    """The last move's path along its route, with an arrowhead where it ended."""
+    parts = []
+    for path in paths(shape, marks):
+        lines = "".join(
+            format_html(
+                '<polyline points="{}" fill="none" stroke="{}" stroke-width="{}" '
+                'stroke-linecap="round" stroke-linejoin="round"></polyline>',
+                " ".join(f"{_number(x)},{_number(y)}" for x, y in line),
+                PATH_COLOR,
+                PATH_WIDTH,
+            )
+            for line in path.lines
+        )
+        arrow = " ".join(f"{_number(x)},{_number(y)}" for x, y in path.arrow)
+        parts.append(
+            format_html(
+                '<g class="last-move">{}<polygon points="{}" fill="{}"></polygon></g>',
+                mark_safe(lines),
+                arrow,
+                PATH_COLOR,
+            )
+        )
+    return mark_safe("".join(parts))
+
+
 def board_svg(
-    board: Board, pieces: Mapping[str, Piece], names: Mapping[str, str] | None = None
+    board: Board,
+    pieces: Mapping[str, Piece],
+    names: Mapping[str, str] | None = None,
+    marks: Marks | None = None,
 ) -> SafeString:
-    """The whole board as inline SVG. ``names``: engine player name -> how to show them."""
+    """The whole board as inline SVG. ``names``: engine player name -> how to show them;
+    ``marks``: the last move and a pending retreat, marked on the board."""
     names = names or {}
-    points, height = layout(board)
+    marks = marks or Marks()
+    shape = geometry(board)
     territories = mark_safe(
         "".join(
-            _territory_svg(board, tid, points[tid], pieces.get(tid), names)
+            _territory_svg(board, shape, tid, pieces.get(tid), names, marks.ring(tid))
             for tid in board.territories
         )
     )
@@ -285,18 +374,22 @@ def board_svg(
         '<title id="board-title">The board: {}</title>'
         "<style>"
         ".route{{stroke:#555;stroke-width:2;fill:none}}"
-        ".territory-name{{font:13px sans-serif;text-anchor:middle;fill:#111}}"
-        ".piece-label{{font:bold 12px sans-serif;text-anchor:middle;fill:#111}}"
-        ".continent-name{{font:italic 13px sans-serif;fill:#333}}"
+        ".territory-name{{font:15px sans-serif;fill:#111}}"
+        ".piece-label{{font:bold 14px sans-serif;fill:#111}}"
+        ".continent-name{{font:italic 15px sans-serif;fill:#333}}"
+        ".port-name{{font:italic 14px sans-serif;fill:#333}}"
         "</style>"
         '<rect width="{}" height="{}" fill="#f4f8fb"></rect>'
-        "{}{}{}</svg>",
+        "{}{}{}{}{}{}</svg>",
         WIDTH,
-        height,
+        shape.height,
         board.name,
         WIDTH,
-        height,
-        _continents_svg(board, points),
-        _routes_svg(board, points),
+        shape.height,
+        _continents_svg(board, shape),
+        _routes_svg(board, shape),
+        _paths_svg(shape, marks),
+        _ports_svg(board, shape),
+        _continent_names_svg(board, shape),
         territories,
     )

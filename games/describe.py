@@ -51,6 +51,13 @@ def who(names: Names, player: str) -> str:
     return names.get(player, player)
 
 
+def sentence(text: object) -> str:
+    """``text`` as a sentence, with its full stop: none added after a name that ends
+    with one already ("the game waits for Alice W.")."""
+    text = str(text)
+    return text if text.endswith((".", "!", "?")) else text + "."
+
+
 def listing(items: Sequence[str], last: str = "and") -> str:
     """'a', 'a and b', 'a, b and c'."""
     if len(items) <= 1:

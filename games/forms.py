@@ -13,6 +13,7 @@ from games.models import Game
 from games.services import MAX_SEATS, MIN_SEATS
 
 MAX_HOURS = 24 * 30
+MANY_PLAYERS = 5  # R3: from this many players on, the form warns of a long game
 MANY_PLAYERS_WARNING = (
     "Five or six players (R3): expect a long game. With six, every continent has a "
     "player, so no one can win until someone is eliminated."
@@ -136,6 +137,9 @@ class CreateGameForm(forms.Form):
         initial=True,
         help_text="A private game is joined through its invite link.",
     )
+
+    # The seat counts the many-players warning applies to (the page shows it for those).
+    many_seats = range(MANY_PLAYERS, MAX_SEATS + 1)
 
     # Each time field holds at least a minute; its message says which time it is.
     AT_LEAST_A_MINUTE = {

@@ -17,7 +17,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
 
-from games import describe, engine, links
+from games import boardmarks, describe, engine, links
 from games.engine import BOARDS, Board, State
 from games.models import Game, GameEvent, Move, Seat
 
@@ -104,9 +104,15 @@ def decision_context(
     }
 
 
-def board_spec(game: Game, names: dict[str, str]) -> dict[str, Any]:
-    """What the sender needs to draw the game's board as it is now (``board_picture``)."""
-    return {"board": game.board, "position": game.position, "names": names}
+def board_spec(
+    game: Game, names: dict[str, str], marks: boardmarks.Marks | None = None
+) -> dict[str, Any]:
+    """What the sender needs to draw the game's board as it is now (``board_picture``),
+    with ``marks``: the last move and a pending retreat."""
+    spec = {"board": game.board, "position": game.position, "names": names}
+    if marks is not None:
+        spec["marks"] = marks.as_data()
+    return spec
 
 
 def board_picture(spec: dict[str, Any]) -> bytes:
@@ -114,7 +120,9 @@ def board_picture(spec: dict[str, Any]) -> bytes:
     from games import boardpng, boardview
 
     state = engine.load_position(spec["position"])
-    return boardpng.board_png(BOARDS[spec["board"]], boardview.pieces_of(state), spec["names"])
+    marks = boardmarks.Marks.from_data(spec.get("marks"))
+    pieces = boardview.pieces_of(state)
+    return boardpng.board_png(BOARDS[spec["board"]], pieces, spec["names"], marks)
 
 
 def _queue(
@@ -177,9 +185,12 @@ def queue_notice_mails(
         _queue_to(user, "notice", "notice", context, f"notice:{event.pk}:{user.pk}")
 
 
-def queue_decision_mail(game: Game, seat: Seat, state: State, seats: list[Seat]) -> None:
+def queue_decision_mail(
+    game: Game, seat: Seat, state: State, seats: list[Seat], move: Move | None = None
+) -> None:
     """Tell the seat's player that a decision is theirs (at most once per decision).
-    ``seats``: the game's seats, with their users' profiles."""
+    ``seats``: the game's seats, with their users' profiles; ``move``: the move that
+    made it due, which the board picture marks."""
     if seat.user is None or not seat.user.email or seat.muted:
         return  # the context is not worth building
     context = decision_context(game, seat, state, seats)
@@ -189,7 +200,7 @@ def queue_decision_mail(game: Game, seat: Seat, state: State, seats: list[Seat])
         "decision",
         context,
         f"decision:{game.pk}:{game.turn_number}:{seat.pk}:{seat.user_id}",
-        board_spec(game, context["names"]),
+        board_spec(game, context["names"], boardmarks.marks_of(state, move.events if move else [])),
     )
 
 
@@ -208,9 +219,18 @@ def queue_start_mails(game: Game, seats: list[Seat]) -> None:
     """The game has started: who plays which home, and who begins (R5). ``seats``: the
     game's seats in seat order, with their users' profiles."""
     lines = describe.describe_start(game.start_record, describe.player_names(seats))
+    board = BOARDS[game.board]
+    players = [
+        {
+            "name": s.display_name,
+            "color": s.player_name,
+            "home": describe.continent(board, s.home),  # its name: "North America"
+        }
+        for s in seats
+    ]
     for seat in seats:
         if seat.user is not None and _wants_events(seat.user):
-            context = {"game": game, "seat": seat, "seats": seats, "start_lines": lines}
+            context = {"game": game, "seat": seat, "players": players, "start_lines": lines}
             _queue(seat, "game-start", "game_start", context, f"game-start:{game.pk}:{seat.pk}")
 
 

@@ -7,7 +7,7 @@ comes back to the game page with the service's message and nothing changed.
 from __future__ import annotations
 
 import zoneinfo
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime, timedelta
 from functools import wraps
 from typing import Any
@@ -24,9 +24,10 @@ from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from games import boardview, clock, describe, links, services
+from games import boardmarks, boardview, clock, describe, links, services
 from games.engine import BOARDS, Board, State
 from games.forms import (
+    MANY_PLAYERS,
     MANY_PLAYERS_WARNING,
     AddBotForm,
     AssignHomeForm,
@@ -74,9 +75,16 @@ def _board(game: Game) -> Board:
     return BOARDS[game.board]
 
 
-def position_context(board: Board, state: State | None, names: dict[str, str]) -> dict[str, Any]:
-    """The board picture, the same position as a table, and each player's supply."""
+def position_context(
+    board: Board,
+    state: State | None,
+    names: dict[str, str],
+    events: Sequence[Mapping[str, Any]] = (),
+) -> dict[str, Any]:
+    """The board picture, the same position as a table, and each player's supply.
+    ``events``: the last move's, which the picture marks (with a pending retreat)."""
     pieces = boardview.pieces_of(state) if state is not None else {}
+    marks = boardmarks.marks_of(state, events)
     rows = []
     for c, members in enumerate(board.continent_territories):
         for t in members:
@@ -104,11 +112,33 @@ def position_context(board: Board, state: State | None, names: dict[str, str]) -
             )
     return {
         "board": board,
-        "board_svg": boardview.board_svg(board, pieces, names),
+        "board_svg": boardview.board_svg(board, pieces, names, marks),
+        "board_key": _board_key(board, state, names, marks),
         "reconstructed": boardview.has_reconstructed_routes(board),
         "territory_rows": rows,
         "supplies": supplies,
     }
+
+
+def _board_key(
+    board: Board, state: State | None, names: dict[str, str], marks: boardmarks.Marks
+) -> dict[str, Any]:
+    """Which colour is which player, and what the marks on the board mean, in words."""
+    players = []
+    if state is not None:
+        for i, player in enumerate(state.players):
+            players.append(
+                {
+                    "name": names.get(player.name, player.name),
+                    "css_color": boardview.safe_color(board.continent_colors[player.home]),
+                    "out": i in state.eliminated,
+                }
+            )
+    marked = [
+        {"icon": boardview.ring_icon(kind), "words": words}
+        for kind, words in boardmarks.key_lines(board, marks)
+    ]
+    return {"players": players, "marks": marked}
 
 
 def _seat_rows(game: Game, seats: list[Seat], state: State | None) -> list[dict[str, Any]]:
@@ -225,7 +255,14 @@ def _decision(
         "chosen": chosen if chosen in legal else "",
         "notation": notation[:200],
         "pending": state.pending is not None,
+        "can_eliminate": _can_eliminate(groups),
     }
+
+
+def _can_eliminate(groups: list[describe.ChoiceGroup]) -> bool:
+    """Whether any choice would eliminate the player (R15): only then does the form
+    ask them to confirm it."""
+    return any(choice.eliminates for group in groups for choice in group.choices)
 
 
 def sign_in_first(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
@@ -361,7 +398,7 @@ def create(request: HttpRequest) -> HttpResponse:
             form.add_error(None, str(refusal))
         else:
             messages.success(request, f"Your game “{game}” is open for players.")
-            if game.seats_wanted >= 5:
+            if game.seats_wanted >= MANY_PLAYERS:
                 messages.warning(request, MANY_PLAYERS_WARNING)
             return redirect(_game_url(game))
     return render(request, "games/create.html", {"form": form})
@@ -399,6 +436,8 @@ def _game_page(
     is_open = game.status == Game.Status.OPEN
     has_room = len(seats) < game.seats_wanted
     choosing = game.home_assignment == Game.HomeAssignment.CHOOSE
+    log = _log(game, seats, names)
+    last_events = next((entry["move"].events for entry in reversed(log) if "move" in entry), [])
     context: dict[str, Any] = {
         "game": game,
         "seats": _seat_rows(game, seats, state),
@@ -412,17 +451,18 @@ def _game_page(
         "increment": describe.duration(game.increment),
         "retreat_time": describe.duration(game.retreat_time),
         "start_lines": describe.describe_start(game.start_record, names),
-        "log": _log(game, seats, names),
+        "log": log,
         "decision": _decision(game, my_seat, state, names, confirm, chosen, notation),
         "move_form": MoveForm(),
         "pending_retreat": state.pending is not None if state else False,
-        **position_context(_board(game), state, names),
+        **position_context(_board(game), state, names, last_events),
     }
     if is_open:
         context["can_join"] = user.is_authenticated and my_seat is None and has_room
         context["can_leave"] = my_seat is not None and game.creator_id != user.pk
         context["join_form"] = JoinForm(game)
         if organiser:
+            context["cancel_confirmation"] = CANCEL_CONFIRMATION
             context["bot_form"] = AddBotForm(game) if has_room else None
             context["can_start"] = len(seats) >= services.MIN_SEATS
             if game.home_assignment == Game.HomeAssignment.ASSIGNED:
@@ -511,7 +551,7 @@ def _service_post(request: HttpRequest, pk: int, act: Callable[[Game], str]) -> 
     try:
         done = act(game)
     except services.GameError as refusal:
-        messages.error(request, f"Refused: {refusal}. {NOTHING_CHANGED}")
+        messages.error(request, f"Refused: {describe.sentence(refusal)} {NOTHING_CHANGED}")
     else:
         messages.success(request, done)
     return redirect(_game_url(game))
@@ -591,10 +631,16 @@ def start(request: HttpRequest, pk: int) -> HttpResponse:
     return _service_post(request, pk, act)
 
 
+CANCEL_CONFIRMATION = "Yes, cancel this game for everyone"
+
+
 @require_POST
 @sign_in_first
 def cancel(request: HttpRequest, pk: int) -> HttpResponse:
     def act(game: Game) -> str:
+        # The form's box asks first (the browser requires it; this is for any other client).
+        if request.POST.get("sure") != "on":
+            raise services.GameError(f"tick “{CANCEL_CONFIRMATION}” to cancel it")
         services.cancel_game(game.pk, request.user)
         return "The game was cancelled."
 
@@ -675,7 +721,7 @@ def replay(request: HttpRequest, pk: int) -> HttpResponse:
             "words": words,
             "links": {key: f"{url}?step={value}" for key, value in steps.items()},
             "start_lines": describe.describe_start(game.start_record, names),
-            **position_context(_board(game), state, names),
+            **position_context(_board(game), state, names, move_at.events if move_at else []),
         },
     )
 
@@ -692,6 +738,12 @@ def record(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 # --- one-click decision links ----------------------------------------------------------
+
+
+def _last_events(game: Game) -> list[dict[str, Any]]:
+    """The events of the game's last move (none before the first)."""
+    last = game.moves.order_by("-number").values_list("events", flat=True).first()
+    return list(last or [])
 
 
 @require_http_methods(["GET", "POST"])
@@ -750,8 +802,9 @@ def decide(request: HttpRequest, token: str) -> HttpResponse:
             "turn": link.turn,
             "confirm": confirm,
             "pending": state.pending is not None,
+            "can_eliminate": _can_eliminate(groups),
         },
         "decision_action": request.path,
-        **position_context(_board(game), state, names),
+        **position_context(_board(game), state, names, _last_events(game)),
     }
     return render(request, "games/decide.html", context, status=400 if error else 200)

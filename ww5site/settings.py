@@ -238,7 +238,7 @@ MAIL_CONNECTION_MAX_MAILS = int(os.environ.get("MAIL_CONNECTION_MAX_MAILS", "100
 MAIL_TRANSPORT = (
     "django.core.mail.backends.smtp.EmailBackend"
     if EMAIL_HOST
-    else "django.core.mail.backends.console.EmailBackend"
+    else "mail.backends.ConsoleBackend"  # headers and text; the outbox page has the rest
 )
 # Errors reach standard error (gunicorn's and Celery's logs) with their tracebacks, and
 # with DJANGO_ADMINS ("Name <address>, ...") the errors Django logs, a 500 above all,

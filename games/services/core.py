@@ -300,7 +300,7 @@ def _queue_mails(game: Game, state: State, move: Move | None, decision_due: bool
     if state.phase == "over":
         notify.queue_result_mails(game, state, seats_of(game))
     elif decision_due and game.to_move is not None and not game.to_move.bot:
-        notify.queue_decision_mail(game, game.to_move, state, seats_of(game))
+        notify.queue_decision_mail(game, game.to_move, state, seats_of(game), move)
 
 
 def _rank_seats(game: Game, state: State) -> None:

@@ -41,7 +41,7 @@ def test_a_player_declares_an_absence_and_sees_it_on_the_profile(alice: Abstract
     assert absence.ends_at - absence.starts_at == timedelta(days=4)
     page = response.content.decode()
     assert "Your absence is noted." in page
-    assert "<td>4</td>" in page and "Withdraw" in page
+    assert '<td data-label="Days">4</td>' in page and "Withdraw" in page
 
 
 @pytest.mark.parametrize(

@@ -9,13 +9,13 @@ CI promises the browser.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 
 import pytest
 from django.core.cache import cache
 from django.db import connections
-from playwright.sync_api import Browser, sync_playwright
+from playwright.sync_api import Browser, Page, sync_playwright
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_HOW_TO = "install Debian's chromium (apt-get install chromium) to run the browser tests"
@@ -61,3 +61,30 @@ def browser(monkeypatch: pytest.MonkeyPatch) -> Iterator[Browser]:
         # apart from the ones it had before (as for async code). Close them here, or
         # they outlive the test and keep the test database from being dropped.
         connections.close_all()
+
+
+# Screenshots the browser tests took, listed at the end of the run.
+TAKEN: list[Path] = []
+
+
+@pytest.fixture
+def screenshot(tmp_path: Path) -> Callable[[Page, str], Path]:
+    """Take a whole-page screenshot, saved as NAME.png in $E2E_SCREENSHOTS if set, else
+    in the test's temporary directory; the run's summary lists where each went."""
+    folder = Path(os.environ.get("E2E_SCREENSHOTS") or tmp_path / "screenshots")
+    folder.mkdir(parents=True, exist_ok=True)
+
+    def take(page: Page, name: str) -> Path:
+        path = folder / f"{name}.png"
+        page.screenshot(path=path, full_page=True)
+        TAKEN.append(path)
+        return path
+
+    return take
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    if TAKEN:
+        terminalreporter.write_sep("-", "browser screenshots")
+        for path in TAKEN:
+            terminalreporter.write_line(str(path))

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import random
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -19,9 +20,10 @@ from django.core import mail
 from playwright.sync_api import Browser, Page, expect
 from pytest_django.live_server_helper import LiveServer
 
-from games import services
+from games import boardshapes, services
 from games.engine import BOARDS
 from games.models import Game, Move
+from mail.models import OutgoingMail
 
 PASSWORD = "correct horse battery staple"
 GAME_NAME = "Alice against Bob"
@@ -99,9 +101,29 @@ def confirmation_path(outbox: list[mail.EmailMessage], email: str) -> str:
 # --- opening the game ----------------------------------------------------------------
 
 
+def the_form_shows_what_applies(page: Page) -> None:
+    """The new-game form hides the warning and the fields the choices made leave out."""
+    warning = page.locator("p.many-players")
+    decision_time = page.get_by_label("Time allowed per decision (hours)")
+    bank = page.get_by_label("Each player's time bank (hours)")
+    expect(warning).to_be_hidden()  # two players
+    expect(decision_time).to_be_visible()
+    expect(bank).to_be_hidden()  # a fixed time per decision
+    page.get_by_label("Players:", exact=True).select_option("5")
+    expect(warning).to_be_visible()
+    page.get_by_label("A time bank per player").check()
+    expect(bank).to_be_visible()
+    expect(decision_time).to_be_hidden()
+    page.get_by_label("Random at the start").check()
+    expect(page.get_by_label("Your home continent")).to_be_hidden()
+    page.get_by_label("A fixed time for each decision").check()
+    page.get_by_label("Players choose in join order").check()
+
+
 def create_game(alice: Player) -> str:
     page = alice.page
     page.get_by_role("navigation").get_by_role("link", name="New game").click()
+    the_form_shows_what_applies(page)
     page.get_by_label("Name:", exact=True).fill(GAME_NAME)
     page.get_by_label("Players:", exact=True).select_option("2")
     page.get_by_label("Board:", exact=True).select_option("original")
@@ -249,6 +271,64 @@ def play_to_the_end(players: dict[str, Player], game_url: str) -> Played:
     return played
 
 
+# --- on a phone ----------------------------------------------------------------------
+
+DESKTOP = {"width": 1280, "height": 900}
+PHONE = {"width": 390, "height": 844}
+READABLE_PX = 12  # the least height on screen of a territory's name on the board
+DECIDE_LINK = re.compile(r"https?://[^/\s]+(/games/decide/[^/\s]+/)")
+
+
+def fits_the_screen(page: Page) -> None:
+    """Nothing on the page makes it scroll sideways."""
+    scroll_width = page.evaluate("document.documentElement.scrollWidth")
+    assert scroll_width <= page.evaluate("window.innerWidth"), page.url
+
+
+def the_board_reads_on_a_phone(page: Page) -> None:
+    """At phone width the board keeps its labels readable and pans inside its frame; the
+    layout's estimate of each name's width holds in this browser's font."""
+    names = page.locator("svg.board text.territory-name")
+    heights = names.evaluate_all("els => els.map(e => e.getBoundingClientRect().height)")
+    assert len(heights) == len(BOARD.territories)
+    assert min(heights) >= READABLE_PX
+    assert page.locator(".board-wrap").evaluate("wrap => wrap.scrollWidth > wrap.clientWidth")
+    widths = names.evaluate_all("els => els.map(e => [e.textContent, e.getBBox().width])")
+    for text, width in widths:
+        assert width <= boardshapes.text_width(text, boardshapes.NAME_SIZE), text
+
+
+def the_decision_link_fits_a_phone(browser: Browser, site: str, email: str) -> None:
+    """The one-click decision page of the player's decision mail (read from the outbox
+    table the site sends from), opened on a phone."""
+    mail = OutgoingMail.objects.filter(to_address=email, kind="decision").latest("id")
+    found = DECIDE_LINK.search(mail.body_text)
+    assert found, mail.body_text
+    context = browser.new_context(base_url=site, viewport=PHONE)
+    page = context.new_page()
+    page.goto(found.group(1))
+    expect(page.get_by_role("heading", name="Your decision")).to_be_visible()
+    fits_the_screen(page)
+    the_board_reads_on_a_phone(page)
+    context.close()
+
+
+def the_pages_fit_a_phone(page: Page, game_url: str, screenshot: Callable[..., Path]) -> None:
+    """The game page at desktop and phone width (both kept as screenshots), then the
+    other pages with tables or forms, at phone width."""
+    page.set_viewport_size(DESKTOP)
+    page.goto(game_url)
+    assert screenshot(page, "game-page-1280").read_bytes().startswith(PNG_SIGNATURE)
+    page.set_viewport_size(PHONE)
+    page.goto(game_url)
+    assert screenshot(page, "game-page-390").read_bytes().startswith(PNG_SIGNATURE)
+    fits_the_screen(page)
+    the_board_reads_on_a_phone(page)
+    for path in ("/games/", f"{game_url}replay/?step=3", "/games/new/", "/accounts/profile/"):
+        page.goto(path)
+        fits_the_screen(page)
+
+
 # --- the story -----------------------------------------------------------------------
 
 
@@ -258,7 +338,7 @@ def test_two_players_sign_up_and_play_a_game_to_the_end_in_the_browser(
     live_server: LiveServer,
     mailoutbox: list,
     request: pytest.FixtureRequest,
-    tmp_path: Path,
+    screenshot: Callable[[Page, str], Path],
 ) -> None:
     real_dice = services.use_dice(random.Random(SEED))
     request.addfinalizer(lambda: services.use_dice(real_dice))
@@ -271,6 +351,7 @@ def test_two_players_sign_up_and_play_a_game_to_the_end_in_the_browser(
 
     players = {"alice": alice, "bob": bob}
     first = only_the_player_to_move_gets_a_decision_form(players, game_url)
+    the_decision_link_fits_a_phone(browser, live_server.url, players[first].email)
     a_mistyped_move_is_refused_and_changes_nothing(players[first], game_url)
 
     played = play_to_the_end(players, game_url)
@@ -303,6 +384,4 @@ def test_two_players_sign_up_and_play_a_game_to_the_end_in_the_browser(
     assert played.typed >= 1 and played.chosen >= 1
     assert played.invades >= 1 and played.confirmed_eliminations == 1
 
-    screenshot = tmp_path / "final-game-page.png"
-    page.screenshot(path=screenshot, full_page=True)
-    assert screenshot.read_bytes().startswith(PNG_SIGNATURE)
+    the_pages_fit_a_phone(page, game_url, screenshot)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import io
+import math
 import os
 import subprocess
 import sys
@@ -12,8 +13,8 @@ from typing import Any
 import pytest
 from PIL import Image, ImageChops
 
-from games import boardpng, boardview
-from games.engine import BOARDS, Board, load_boards
+from games import boardlayout, boardmarks, boardpaint, boardpng, boardshapes, boardview
+from games.engine import BOARDS, Board, apply_action, load_boards
 from tests.engine.helpers import (
     BLUE,
     GREEN,
@@ -134,18 +135,16 @@ def test_on_a_full_board_every_piece_is_its_owners_colour() -> None:
     assert len({boardpng.rgb(p.color) for p in placed.values()}) == 6
 
 
-def test_a_piece_has_a_text_label_under_its_territory_and_an_empty_territory_none() -> None:
+def test_a_piece_has_a_text_label_under_its_territorys_name_and_an_empty_territory_none() -> None:
     board = BOARDS["original"]
     image = picture(boardpng.board_png(board, pieces(OPENING), NAMES))
-    points, _ = boardview.layout(board)
+    labels = boardlayout.geometry(board).labels
 
     def ink_in_label_line(tid: str) -> int:
-        x, y = boardpng.pixel(points[tid])
-        baseline = y + round(boardview.NODE_RADIUS * boardpng.SCALE) + boardpng.LABEL_GAP_PX
+        """Dark pixels in the line under the territory's name that a piece label takes."""
+        left, top, right, bottom = (round(v * boardpng.SCALE) for v in labels[tid].piece.box)
         return sum(
-            is_dark(color_at(image, (x + dx, baseline - dy)))
-            for dx in range(-20, 21)
-            for dy in range(1, 8)
+            is_dark(color_at(image, (x, y))) for x in range(left, right) for y in range(top, bottom)
         )
 
     assert ink_in_label_line("usa") > 10
@@ -191,7 +190,7 @@ def test_the_same_position_gives_the_same_bytes() -> None:
 
     first = boardpng.board_png(board, full_board(), FULL_NAMES)
     again = boardpng.board_png(board, full_board(), FULL_NAMES)  # from the kept map
-    boardpng._font.cache_clear()
+    boardpaint.font.cache_clear()
     boardpng._art_of.cache_clear()
     boardpng._legend_text.cache_clear()
     afresh = boardpng.board_png(board, full_board(), FULL_NAMES)
@@ -306,11 +305,17 @@ def test_reconstructed_routes_are_dashed() -> None:
     dashed_image = picture(boardpng.board_png(board, {}))
     solid_image = picture(boardpng.board_png(solid, {}))
 
-    # Between Brazil's circle and Colombia's, which this route passes, clear of other routes.
-    (x1, y1), (x2, y2) = boardview.LAYOUT["brazil"], boardview.LAYOUT["usa"]
-    samples = [
-        boardpng.pixel((x1 + (x2 - x1) * f / 40, y1 + (y2 - y1) * f / 40)) for f in range(8, 18)
+    # Along the route (a curve around Colombia) from Brazil, clear of other routes and
+    # of the labels' plates.
+    shape = boardlayout.geometry(board)
+    stroke = next(s for s in shape.strokes if s.between == route.between)
+    line = [
+        p
+        for p in stroke.points(80)[14:70]
+        if not any(boardshapes.circle_meets_box(p, 3, box) for box in shape.text_boxes())
     ]
+    samples = [boardpng.pixel(p) for p in line[:20]]
+    assert len(samples) == 20
     assert all(darkest_near(solid_image, p) < 150 for p in samples)
     dashed = [darkest_near(dashed_image, p) for p in samples]
     gaps = [v for v in dashed if v > 190]
@@ -324,15 +329,23 @@ def test_a_route_across_the_pacific_leaves_by_both_edges_of_the_map() -> None:
         board, routes=tuple(r for r in board.routes if r.between != ("alaska", "north-asia"))
     )
     assert len(without.routes) == len(board.routes) - 1
+    stubs = [
+        s for s in boardlayout.geometry(board).strokes if s.between == ("alaska", "north-asia")
+    ]
+    assert sorted(stub.end[0] for stub in stubs) == [0, boardlayout.WIDTH]
 
-    def edge_ink(image: Image.Image, x: int) -> bool:
-        # Alaska (80, 90) and North Asia (760, 80) meet the edges at y = 87.5, pixel 70.
-        return any(max(color_at(image, (x, y))) < 200 for y in range(66, 75))
+    def ink(image: Image.Image, point: tuple[float, float]) -> bool:
+        x, y = boardpng.pixel(point)
+        return darkest_near(image, (min(max(x, 1), 798), y)) < 200
+
+    def middle(stub: boardshapes.Stroke) -> tuple[float, float]:
+        (x1, y1), (x2, y2) = stub.start, stub.end
+        return ((x1 + x2) / 2, (y1 + y2) / 2)
 
     drawn = picture(boardpng.board_png(board, {}))
     missing = picture(boardpng.board_png(without, {}))
-    assert edge_ink(drawn, 0) and edge_ink(drawn, 799)
-    assert not edge_ink(missing, 0) and not edge_ink(missing, 799)
+    assert all(ink(drawn, stub.end) and ink(drawn, middle(stub)) for stub in stubs)
+    assert not any(ink(missing, middle(stub)) for stub in stubs)
 
 
 def test_a_board_with_unknown_territory_ids_and_colours_still_draws() -> None:
@@ -370,3 +383,109 @@ def test_a_colour_pillow_does_not_know_is_drawn_gray() -> None:
     assert boardpng.rgb("#a0b1c2") == (0xA0, 0xB1, 0xC2)
     assert boardpng.rgb("blurple") == (128, 128, 128)
     assert boardpng.rgb('red" onload="alert(1)') == (128, 128, 128)
+
+
+# --- the marks -------------------------------------------------------------------------
+
+
+def battle_after_invasion() -> tuple[Board, dict[str, boardview.Piece], boardmarks.Marks]:
+    """Blue has beaten purple's small in Western Europe; purple chooses where it goes."""
+    state = load(
+        {
+            "usa": (BLUE, "large"),
+            "canada": (BLUE, "small"),
+            "western-europe": (PURPLE, "small"),
+            "southern-europe": (PURPLE, "large"),
+        }
+    )
+    after, events = apply_action(state, "invade usa western-europe", dice=[6, 6, 6, 1])
+    return BOARDS["original"], boardview.pieces_of(after), boardmarks.marks_of(after, events)
+
+
+def ring_colors(image: Image.Image, board: Board, tid: str) -> set[tuple[int, int, int]]:
+    """The colours on the circle of the marks' rings around ``tid``."""
+    x, y = boardlayout.geometry(board).points[tid]
+    radius = boardmarks.RING_RADIUS
+    return {
+        color_at(image, boardpng.pixel((x + radius * math.cos(a), y + radius * math.sin(a))))
+        for a in (n * math.pi / 36 for n in range(72))
+    }
+
+
+def test_the_picture_rings_the_attacked_territory_the_retreats_and_the_moves_start() -> None:
+    board, placed, marks = battle_after_invasion()
+
+    image = picture(boardpng.board_png(board, placed, NAMES, marks))
+
+    attacked = boardpng.rgb(boardmarks.RINGS["attacked"].color)
+    retreat = boardpng.rgb(boardmarks.RINGS["retreat"].color)
+    start = boardpng.rgb(boardmarks.RINGS["from"].color)
+    assert attacked in ring_colors(image, board, "western-europe")
+    for tid in ("brazil", "northwest-africa", "scandinavia"):
+        assert retreat in ring_colors(image, board, tid), tid
+    assert start in ring_colors(image, board, "usa")
+    unmarked = ring_colors(image, board, "canada")
+    assert not unmarked & {attacked, retreat, start}
+
+
+def test_the_picture_draws_the_last_moves_path_and_its_arrowhead() -> None:
+    board, placed, marks = battle_after_invasion()
+    shape = boardlayout.geometry(board)
+
+    marked = picture(boardpng.board_png(board, placed, NAMES, marks))
+    plain = picture(boardpng.board_png(board, placed, NAMES))
+
+    (path,) = boardmarks.paths(shape, marks)
+    (line,) = path.lines
+    middle = boardpng.pixel(((line[0][0] + line[-1][0]) / 2, (line[0][1] + line[-1][1]) / 2))
+    tip, back_a, back_b = path.arrow
+    inside = boardpng.pixel(
+        ((tip[0] + back_a[0] + back_b[0]) / 3, (tip[1] + back_a[1] + back_b[1]) / 3)
+    )
+    ink = boardpng.rgb(boardmarks.PATH_COLOR)
+    assert color_at(marked, middle) == ink and color_at(plain, middle) != ink
+    assert color_at(marked, inside) == ink
+
+
+def test_the_legend_says_what_the_marks_mean() -> None:
+    board, placed, marks = battle_after_invasion()
+
+    marked = picture(boardpng.board_png(board, placed, NAMES, marks))
+    plain = picture(boardpng.board_png(board, placed, NAMES))
+
+    assert marked.height == plain.height + boardpng.LEGEND_ROW_PX  # one row more
+    legend = marked.crop((0, MAP_PX, 800, marked.height))
+    colors = {color for _, color in legend.getcolors(1 << 16) or []}
+    assert boardpng.rgb(boardmarks.RINGS["attacked"].color) in colors
+    assert boardpng.rgb(boardmarks.RINGS["retreat"].color) in colors
+
+
+def test_a_path_across_a_label_leaves_the_label_as_it_is() -> None:
+    board = BOARDS["original"]
+    shape = boardlayout.geometry(board)
+    crossing = [
+        (route.between, tid)
+        for route in board.routes
+        for path in boardmarks.paths(shape, boardmarks.Marks(steps=(route.between,)))
+        for line in path.lines
+        for tid, label in shape.labels.items()
+        if boardshapes.polyline_hits_box(line, label.name.box)
+    ]
+    assert crossing  # some route's path passes under a territory's name
+
+    for step, tid in crossing[:3]:
+        marked = boardpng.board_png(board, {}, {}, boardmarks.Marks(steps=(step,)))
+        box = boardpaint.ink_box(shape.labels[tid].name)
+        assert (
+            picture(marked).crop(box).tobytes()
+            == picture(boardpng.board_png(board, {}, {})).crop(box).tobytes()
+        ), (step, tid)
+
+
+def test_marks_give_the_same_bytes_again() -> None:
+    board, placed, marks = battle_after_invasion()
+
+    first = boardpng.board_png(board, placed, NAMES, marks)
+    boardpng._art_of.cache_clear()
+
+    assert boardpng.board_png(board, placed, NAMES, marks) == first

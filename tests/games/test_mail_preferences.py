@@ -15,7 +15,8 @@ from PIL import Image
 
 from accounts.models import Profile
 from accounts.services import update_profile
-from games import digests, services
+from games import boardlayout, boardmarks, boardpng, digests, services
+from games.engine import BOARDS
 from games.models import Game
 from mail.models import OutgoingMail
 from mail.services import BOARD_CID, build_message
@@ -72,6 +73,22 @@ def test_a_decision_mail_carries_the_board_as_an_inline_picture(
     assert picture.format == "PNG" and picture.width == 800
     types = [part.get_content_type() for part in message.walk()]
     assert "text/plain" in types and "text/html" in types
+
+
+def test_a_decision_mails_picture_marks_the_move_that_made_the_decision_due(
+    dice: LoadedDice, alice: User, bob: User
+) -> None:
+    play(seated_game(dice, [alice, bob]), *STRICT_SETUP)  # bob placed in Western Europe last
+    mail = mails(alice, "decision")[-1]
+
+    assert mail.inline_board is not None
+    assert mail.inline_board["marks"]["changed"] == ["western-europe"]
+    message = build_message(mail).message()
+    [image] = [part for part in message.walk() if part.get_content_type() == "image/png"]
+    picture = Image.open(io.BytesIO(image.get_payload(decode=True))).convert("RGB")
+    europe = boardlayout.geometry(BOARDS["original"]).points["western-europe"]
+    ring_pixel = boardpng.pixel((europe[0] + boardmarks.RING_RADIUS, europe[1]))
+    assert picture.getpixel(ring_pixel) == boardpng.rgb(boardmarks.PATH_COLOR)
 
 
 def test_a_board_that_cannot_be_drawn_leaves_the_mail_without_its_picture(

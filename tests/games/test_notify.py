@@ -134,6 +134,19 @@ def test_the_deadline_in_the_prompt_is_in_the_players_zone(
     assert re.search(r"Deadline: .* E[SD]T \(America/New_York\)", mail.body_text)
 
 
+def test_a_deadline_in_utc_names_the_zone_once_in_the_prompt(
+    dice: LoadedDice, alice: User, bob: User
+) -> None:
+    update_profile(with_email(alice), "Alice", "UTC", "each")
+    game = seated_game(dice, [alice, with_email(bob)])
+
+    (mail,) = decision_mails(game)
+    assert re.search(
+        r"Deadline: \d+ \w+ \d{4} \d\d:\d\d UTC, .* from this mail\.\n", mail.body_text
+    )
+    assert "UTC (UTC)" not in mail.body_text and "UTC (UTC)" not in mail.body_html
+
+
 def test_everyone_hears_that_the_game_has_started_and_who_begins(
     game: Game, alice: User, bob: User
 ) -> None:
@@ -141,6 +154,15 @@ def test_everyone_hears_that_the_game_has_started_and_who_begins(
 
     assert {m.to_user for m in mails} == {alice, bob}
     assert all("has started" in m.subject and "goes first" in m.body_text for m in mails)
+
+
+def test_the_start_mail_names_each_players_home_continent(game: Game) -> None:
+    mail = OutgoingMail.objects.filter(game=game, kind="game_start").first()
+
+    assert mail is not None
+    for body in (mail.body_text, mail.body_html):
+        assert "(blue), home North America" in body and "(purple), home Europe" in body
+        assert "north-america" not in body
 
 
 def test_a_missed_decision_tells_the_player_what_was_done(game: Game, alice: User) -> None:

@@ -12,7 +12,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.test import Client
 from django.urls import reverse
 
-from games import boardview
+from games import boardview, services
 from games.engine import BOARDS, load_boards
 from games.models import Game
 from tests.games import test_pages_support as support
@@ -123,7 +123,7 @@ def test_each_players_supply_is_shown(game: Game) -> None:
 def test_the_seats_show_name_colour_home_and_status(game: Game) -> None:
     content = page(game)
 
-    seats = content[content.index('<table class="seats">') :]
+    seats = content[content.index('<table class="seats stack">') :]
     seats = seats[: seats.index("</table>")]
     assert "Alice" in seats and "blue" in seats and "North America" in seats
     assert "Bob" in seats and "purple" in seats and "Europe" in seats
@@ -136,6 +136,108 @@ def test_an_open_game_shows_the_empty_board(alice: AbstractBaseUser) -> None:
     assert content.count('<g class="territory"') == 18
     assert '<polygon class="piece"' not in content
     assert 'data-between="alaska scandinavia"' in content
+
+
+# --- the marks and the key ----------------------------------------------------------
+
+
+class FixedDice:
+    """The services' dice, rolling the given values in turn."""
+
+    def __init__(self, *rolls: int) -> None:
+        self.rolls = iter(rolls)
+
+    def randint(self, low: int, high: int) -> int:
+        return next(self.rolls)
+
+
+def board_of(content: str) -> str:
+    start = content.index('<svg class="board"')
+    return content[start : content.index("</svg>", start)]
+
+
+def key_of(content: str) -> str:
+    start = content.index('<ul class="board-key"')
+    return content[start : content.index("</ul>", start)]
+
+
+def test_the_board_has_a_key_naming_each_players_colour(game: Game) -> None:
+    key = key_of(page(game))
+
+    assert 'style="background: blue"></span>Alice (blue)</li>' in key
+    assert 'style="background: purple"></span>Bob (purple)</li>' in key
+
+
+def test_the_last_placement_is_marked_on_the_board_and_in_the_key(game: Game) -> None:
+    content = page(game)  # bob placed his large in Western Europe last
+
+    assert 'class="mark mark-to"' in territory_group(content, "western-europe")
+    assert "the last move ended here" in territory_group(content, "western-europe")
+    assert board_of(content).count('class="mark ') == 1
+    assert "Last move: a piece placed in Western Europe" in key_of(content)
+
+
+def test_the_last_move_is_marked_from_where_to_where_with_an_arrow(
+    game: Game, alice: AbstractBaseUser
+) -> None:
+    services.submit_move(game.pk, alice, "move usa colombia", game.turn_number)
+
+    content = page(game)
+
+    assert 'class="mark mark-from"' in territory_group(content, "usa")
+    assert 'class="mark mark-to"' in territory_group(content, "colombia")
+    last_move = content[content.index('<g class="last-move">') :]
+    assert "<polyline" in last_move and "<polygon" in last_move.split("</g>")[0]
+    assert "Last move: USA to Colombia" in key_of(content)
+
+
+def test_while_a_retreat_is_pending_the_attacked_territory_and_the_retreats_are_marked(
+    game: Game, alice: AbstractBaseUser
+) -> None:
+    support.put_position(
+        game,
+        support.position(
+            {
+                "usa": ("blue", "large"),
+                "canada": ("blue", "small"),
+                "western-europe": ("purple", "small"),
+                "southern-europe": ("purple", "large"),
+            }
+        ),
+    )
+    real = services.use_dice(FixedDice(6, 6, 6, 1))  # type: ignore[arg-type]
+    try:
+        services.submit_move(game.pk, alice, "invade usa western-europe", game.turn_number)
+    finally:
+        services.use_dice(real)
+
+    content = page(game)
+
+    assert 'class="mark mark-attacked"' in territory_group(content, "western-europe")
+    for tid in ("brazil", "northwest-africa", "scandinavia"):
+        assert 'class="mark mark-retreat"' in territory_group(content, tid)
+    assert 'class="mark mark-from"' in territory_group(content, "usa")
+    key = key_of(content)
+    assert "Attacked: Western Europe" in key
+    assert "The beaten piece may retreat to Brazil, Northwest Africa or Scandinavia" in key
+
+
+def test_the_replay_marks_the_move_of_the_step_shown(game: Game) -> None:
+    url = reverse("games:replay", args=[game.pk])
+
+    first = Client().get(url, {"step": 1}).content.decode()  # alice's small in Alaska
+    start = Client().get(url, {"step": 0}).content.decode()
+
+    assert 'class="mark mark-to"' in territory_group(first, "alaska")
+    assert board_of(first).count('class="mark ') == 1
+    assert 'class="mark ' not in start
+
+
+def test_an_open_game_has_no_marks_and_no_key(alice: AbstractBaseUser) -> None:
+    content = page(support.open_game(alice))
+
+    assert 'class="mark ' not in content
+    assert 'class="board-key"' not in content
 
 
 def _renamed_board() -> dict[str, object]:

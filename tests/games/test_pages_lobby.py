@@ -219,7 +219,7 @@ def test_a_time_bank_game_keeps_its_bank_and_increment_and_shows_each_players_ba
     assert "a time bank of 3 days each, plus 6 hours per decision" in response.content.decode()
     services.join_game(game.pk, bob, home="asia")
     page = client_for(bob).get(reverse("games:detail", args=[game.pk])).content.decode()
-    assert "Time bank" in page and page.count('<td class="bank">3 days') == 2
+    assert "Time bank" in page and page.count('<td class="bank" data-label="Time bank">3 days') == 2
 
 
 def test_a_game_can_let_absences_leave_the_clock_running(alice: AbstractBaseUser) -> None:

@@ -10,6 +10,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.test import Client
 from django.urls import reverse
 
+from accounts.services import update_profile
 from games import services
 from games.models import Game, Seat
 from tests.games import test_pages_support as support
@@ -160,8 +161,30 @@ def test_a_game_with_one_player_cannot_start(game: Game, alice: AbstractBaseUser
     assert status_of(game) == Game.Status.OPEN
 
 
-def test_the_creator_cancels_an_open_game(game: Game, alice: AbstractBaseUser) -> None:
+def test_cancelling_asks_first_with_a_box_the_browser_requires(
+    game: Game, alice: AbstractBaseUser
+) -> None:
+    content = client_for(alice).get(reverse("games:detail", args=[game.pk])).content.decode()
+
+    start = content.index('class="cancel-game"')
+    form = content[start : content.index("</form>", start)]
+    assert '<input type="checkbox" name="sure" required>' in form
+    assert "Yes, cancel this game for everyone" in form
+
+
+def test_a_cancel_without_the_box_ticked_changes_nothing(
+    game: Game, alice: AbstractBaseUser
+) -> None:
     response = post(client_for(alice), "cancel", game)
+
+    assert messages_of(response) == [
+        "Refused: tick “Yes, cancel this game for everyone” to cancel it. Nothing was changed."
+    ]
+    assert status_of(game) == Game.Status.OPEN
+
+
+def test_the_creator_cancels_an_open_game(game: Game, alice: AbstractBaseUser) -> None:
+    response = post(client_for(alice), "cancel", game, sure="on")
 
     assert messages_of(response) == ["The game was cancelled."]
     assert status_of(game) == Game.Status.CANCELLED
@@ -169,7 +192,7 @@ def test_the_creator_cancels_an_open_game(game: Game, alice: AbstractBaseUser) -
 
 
 def test_another_player_cannot_cancel(game: Game, bob: AbstractBaseUser) -> None:
-    response = post(client_for(bob), "cancel", game)
+    response = post(client_for(bob), "cancel", game, sure="on")
 
     assert any("only the game's creator or an organiser" in m for m in messages_of(response))
     assert status_of(game) == Game.Status.OPEN
@@ -178,7 +201,7 @@ def test_another_player_cannot_cancel(game: Game, bob: AbstractBaseUser) -> None
 def test_a_started_game_cannot_be_cancelled(alice: AbstractBaseUser, bob: AbstractBaseUser) -> None:
     two = support.started_game(alice, bob)
 
-    response = post(client_for(alice), "cancel", two)
+    response = post(client_for(alice), "cancel", two, sure="on")
 
     assert any("only a game that has not started" in m for m in messages_of(response))
     assert status_of(two) == Game.Status.SETUP
@@ -239,6 +262,18 @@ def test_the_creator_assigns_homes_then_starts(
     assert messages_of(response) == ["The home continent was assigned."]
     assert [home for _, _, home in seats_of(assigned)] == ["asia", "africa"]
     assert status_of(assigned) == Game.Status.SETUP
+
+
+def test_a_refusal_ending_with_a_name_gets_one_full_stop(
+    assigned: Game, alice: AbstractBaseUser, bob: AbstractBaseUser
+) -> None:
+    update_profile(bob, "Bob B.", "UTC", "each")
+
+    response = post(client_for(alice), "start", assigned)
+
+    assert messages_of(response) == [
+        "Refused: still without a home continent: Alice, Bob B. Nothing was changed."
+    ]
 
 
 def test_assigning_homes_is_the_creators_job(assigned: Game, bob: AbstractBaseUser) -> None:

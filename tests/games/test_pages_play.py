@@ -4,6 +4,7 @@ and every bad submission refused with a message and nothing changed."""
 from __future__ import annotations
 
 import random
+import re
 from datetime import UTC, datetime
 from typing import Any
 
@@ -12,6 +13,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.test import Client
 from django.urls import reverse
 
+from accounts.services import update_profile
 from games import engine, services
 from games.engine.bots import BOTS
 from games.models import Game, Move
@@ -100,6 +102,28 @@ def test_the_deadline_shows_in_the_viewers_time_zone_with_the_zone_named(
     response = page(client_for(bob), game)
 
     assert "21 Nov 2026 18:30 CET (Europe/Paris)" in response.content.decode()
+
+
+def test_a_deadline_in_utc_names_the_zone_once(game: Game, bob: AbstractBaseUser) -> None:
+    Game.objects.filter(pk=game.pk).update(deadline=datetime(2026, 11, 21, 17, 30, tzinfo=UTC))
+
+    content = page(client_for(bob), game).content.decode()
+
+    assert re.search(
+        r"21 Nov 2026 17:30 UTC</time>( <span class=\"time-left\">[^<]*</span>)?\.", content
+    )
+    assert "UTC (UTC)" not in content
+
+
+def test_a_name_ending_with_a_full_stop_ends_the_sentence_with_one(
+    game: Game, alice: AbstractBaseUser, bob: AbstractBaseUser
+) -> None:
+    update_profile(alice, "Alice W.", "UTC", "each")
+
+    content = page(client_for(bob), game).content.decode()
+
+    assert "The game waits for <strong>Alice W.</strong>\n" in content
+    assert "Alice W.." not in content
 
 
 def test_a_paused_game_says_so_and_offers_no_decision(
@@ -351,6 +375,57 @@ def test_decisions_that_eliminate_the_player_are_marked_in_the_list(
     assert "R15" not in _label_of(content, "move usa alaska")
 
 
+CONFIRM_BOX = 'name="confirm_elimination"'
+
+
+def test_the_r15_box_shows_when_some_choice_would_eliminate_the_player(
+    battle: Game, alice: AbstractBaseUser
+) -> None:
+    assert CONFIRM_BOX in page(client_for(alice), battle).content.decode()
+
+
+def test_the_r15_box_does_not_show_for_a_setup_placement(
+    game: Game, alice: AbstractBaseUser
+) -> None:
+    content = page(client_for(alice), game).content.decode()
+
+    assert "Setup placement" in content
+    assert CONFIRM_BOX not in content and "I understand this eliminates me" not in content
+
+
+def test_the_r15_box_does_not_show_for_a_retreat_that_cannot_eliminate(
+    game: Game, alice: AbstractBaseUser, bob: AbstractBaseUser
+) -> None:
+    support.set_up(game, alice, bob)
+    pending = {
+        "retreat": {
+            "player": "purple",
+            "territory": "western-europe",
+            "attacker": "blue",
+            "from": "usa",
+            "options": ["brazil", "northwest-africa", "scandinavia"],
+        }
+    }
+    put_position(
+        game,
+        position(
+            {
+                "usa": ("blue", "large"),
+                "canada": ("blue", "small"),
+                "western-europe": ("purple", "medium"),
+                "southern-europe": ("purple", "small"),
+            },
+            to_move="purple",
+            pending=pending,
+        ),
+    )
+
+    content = page(client_for(bob), game).content.decode()
+
+    assert "Retreat to Brazil" in content
+    assert CONFIRM_BOX not in content
+
+
 def test_an_eliminating_decision_without_the_confirmation_comes_back_and_changes_nothing(
     battle: Game, alice: AbstractBaseUser
 ) -> None:
@@ -482,10 +557,10 @@ def test_the_log_shows_each_moves_source_and_time_in_the_viewers_zone(
 
     content = page(client_for(carol), game).content.decode()
 
-    log = content[content.index('<table class="log">') :]
+    log = content[content.index('<table class="log stack">') :]
     assert "When (America/New_York)" in log
     assert "21 Nov 2026 12:30 EST" in log
-    assert "<td>Web</td>" in log
+    assert '<td data-label="How">Web</td>' in log
     assert "Alice (blue) places a small in Alaska." in log
 
 
@@ -506,7 +581,7 @@ def test_a_bot_seat_answers_a_web_decision_by_itself(
 
     content = page(client_for(alice), game).content.decode()
     assert game.moves.filter(source=Move.Source.BOT).exists()
-    assert "<td>Bot</td>" in content
+    assert '<td data-label="How">Bot</td>' in content
     assert "Greedy bot 2" in content
 
 

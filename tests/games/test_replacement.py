@@ -112,7 +112,7 @@ def test_earlier_moves_stay_the_replaced_players_in_the_log_and_the_record(
     assert (bob_move.player, carol_move.player) == (bob, carol)
 
     page = text(Client().get(reverse("games:detail", args=[game.pk])))
-    log = page[page.index('<table class="log">') :]
+    log = page[page.index('<table class="log') :]
     assert "bob (purple) places a small in Scandinavia." in log
     assert "carol takes over the seat of bob (purple)." in log
     assert "carol (purple) places a medium in Southern Europe." in log
