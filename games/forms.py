@@ -10,6 +10,7 @@ from django import forms
 from games.engine import BOARDS
 from games.engine.bots import BOTS
 from games.models import Game
+from games.options import GameOptions
 from games.services import MAX_SEATS, MIN_SEATS
 
 MAX_HOURS = 24 * 30
@@ -173,23 +174,32 @@ class CreateGameForm(forms.Form):
             self.add_error("home", "That continent is not on this board.")
         return data
 
+    def options(self) -> GameOptions:
+        """How the game is played, as the form says."""
+        data = self.cleaned_data
+        return GameOptions(
+            board=data["board"],
+            setup_mode=data["setup_mode"],
+            retreat_into_origin=data["retreat_into_origin"],
+            time_control=data["time_control"],
+            decision_time=timedelta(hours=float(data["decision_hours"])),
+            retreat_time=timedelta(hours=float(data["retreat_hours"])),
+            bank_time=timedelta(hours=float(data["bank_hours"])),
+            increment=timedelta(hours=float(data["increment_hours"])),
+            missed_limit=data["missed_limit"],
+            absence_pauses_clock=data["absence_pauses_clock"],
+        )
+
     def service_arguments(self) -> dict[str, Any]:
+        """The arguments of ``services.create_game`` for this form: the options, and how
+        the lobby fills the game."""
         data = self.cleaned_data
         choosing = data["home_assignment"] == Game.HomeAssignment.CHOOSE
         return {
+            "options": self.options(),
             "name": data["name"],
             "seats": data["seats"],
-            "board": data["board"],
-            "setup_mode": data["setup_mode"],
-            "retreat_into_origin": data["retreat_into_origin"],
             "home_assignment": data["home_assignment"],
-            "decision_time": timedelta(hours=float(data["decision_hours"])),
-            "retreat_time": timedelta(hours=float(data["retreat_hours"])),
-            "missed_limit": data["missed_limit"],
-            "time_control": data["time_control"],
-            "bank_time": timedelta(hours=float(data["bank_hours"])),
-            "increment": timedelta(hours=float(data["increment_hours"])),
-            "absence_pauses_clock": data["absence_pauses_clock"],
             "is_public": data["is_public"],
             "home": data["home"] if choosing else None,
         }

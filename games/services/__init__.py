@@ -8,12 +8,14 @@
 - ``clocks``: a decision's time, deadline, reminder, grace and bank;
 - ``deadlines``: the periodic sweeps and the missed-decision policy;
 - ``absences``: declared absences that stop a player's clocks;
-- ``record``: the game record, replayed from the move log.
+- ``record``: the game record, replayed from the move log;
+- ``tables``: a table of given players, homes and seat order, started at once.
 
 Reads that change nothing (who may see or organise a game, a player's games) are in
 ``games.selectors``.
 """
 
+from games.errors import GameError, NeedsConfirmation, NotYourDecision, StaleForm
 from games.selectors import can_see, seat_for, users_games
 from games.services.absences import absence_days, absences_of, cancel_absence, declare_absence
 from games.services.clocks import (
@@ -28,11 +30,7 @@ from games.services.core import (
     MAX_SEATS,
     MIN_SEATS,
     Decision,
-    GameError,
-    NeedsConfirmation,
-    NotYourDecision,
     RecordingDice,
-    StaleForm,
     current_time,
     dice,
     lock_game,
@@ -78,6 +76,7 @@ from games.services.record import (
     replacements,
     replay,
 )
+from games.services.tables import TableSeat, create_table
 
 __all__ = [
     "ACTIVE",
@@ -91,6 +90,7 @@ __all__ = [
     "NotYourDecision",
     "RecordingDice",
     "StaleForm",
+    "TableSeat",
     "abandon_game",
     "absence_days",
     "absences_of",
@@ -103,6 +103,7 @@ __all__ = [
     "cancel_game",
     "create_game",
     "create_lobby_game",
+    "create_table",
     "current_time",
     "declare_absence",
     "dice",

@@ -12,8 +12,9 @@ from django.db import transaction
 from django.db.models import Max
 
 from accounts.models import Absence, Profile
+from games.errors import GameError
 from games.models import Game, Seat
-from games.services.core import ACTIVE, GameError, current_time
+from games.services.core import ACTIVE, current_time
 
 
 def _local_midnight(day: date, zone: zoneinfo.ZoneInfo) -> datetime:

@@ -28,8 +28,10 @@ from django.utils import timezone
 from accounts.models import Profile
 from games import engine, notify
 from games.engine.state import State
+from games.errors import GameError
 from games.models import Game, Move, Seat
 from games.services.clocks import _charge_clock, _start_clock
+from games.signals import ABANDONED, ADJUDICATED, DRAW, WIN, Finish, game_finished
 from ww5site import rows
 
 MIN_SEATS, MAX_SEATS = 2, 6
@@ -65,27 +67,6 @@ def use_clock(clock: Callable[[], datetime]) -> Callable[[], datetime]:
     """Read the services' time from ``clock`` from now on; returns the one it replaces."""
     previous, _sources.clock = _sources.clock, clock
     return previous
-
-
-class GameError(Exception):
-    """A refused request, with a message for the person who made it. Nothing changed."""
-
-
-class NotYourDecision(GameError):
-    pass
-
-
-class StaleForm(GameError):
-    pass
-
-
-class NeedsConfirmation(GameError):
-    """R15: the decision leaves its player's home continent empty, eliminating them;
-    the player must confirm it. Nothing was changed."""
-
-    def __init__(self, action: str, board: str) -> None:
-        self.action, self.board = action, board
-        super().__init__(f"{action} eliminates you (R15): confirm it to submit it")
 
 
 class RecordingDice:
@@ -250,13 +231,19 @@ STARTED_FIELDS = ["seats_wanted", "start_record", "started_at"]
 
 
 def _store(
-    game: Game, state: State, now: Any, decided_by: Seat | None = None, move: Move | None = None
+    game: Game,
+    state: State,
+    now: Any,
+    decided_by: Seat | None = None,
+    move: Move | None = None,
+    announce: bool = True,
 ) -> None:
     """Write the new position and what follows from it, with the move, in one transaction.
 
     ``decided_by``: the seat whose decision this was, charged for the time it took (bank
     games). A change that is no one's decision (a forfeit) leaves the clock of a player
-    who still has the decision running as it was."""
+    who still has the decision running as it was. A position that ends the game goes
+    through ``finish_game`` (``announce`` off: a rebuild, which tells no one)."""
     if decided_by is not None:
         _charge_clock(game, decided_by, now)
     waited_for = game.to_move_id
@@ -275,21 +262,64 @@ def _store(
         _queue_mails(game, state, move, decision_due=False)
         return
     if state.phase == "over":
-        game.status = Game.Status.OVER
-        game.finished_at = now
-        game.deadline = None
-        game.remind_at = None
-        game.winner = (
-            seat_named(game, state.name_of(state.winner)) if state.winner is not None else None
-        )
-        _rank_seats(game, state)
-    else:
-        game.status = Game.Status.PLAY if state.phase == "play" else Game.Status.SETUP
-        _start_clock(game, state, now)
+        game.grace_used = False
+        game.deadline_claimed_at = None
+        finish_game(game, now, state=state, announce=announce)
+        _queue_mails(game, state, move)
+        return
+    game.status = Game.Status.PLAY if state.phase == "play" else Game.Status.SETUP
+    _start_clock(game, state, now)
     game.grace_used = False  # a new decision, with its own grace
     game.deadline_claimed_at = None
     game.save(update_fields=STORED_FIELDS)
     _queue_mails(game, state, move)
+
+
+FINISHED = (Game.Status.OVER, Game.Status.ABANDONED)
+
+
+def finish_game(
+    game: Game,
+    now: datetime,
+    *,
+    state: State | None = None,
+    order: list[list[str]] | None = None,
+    outcome: str | None = None,
+    announce: bool = True,
+) -> Finish:
+    """The one way a game ends, inside the caller's transaction (the game locked).
+
+    With ``state`` (a position whose phase is over): a win or the R24 draw, ranked by
+    the finishing order of the game's moves. With ``order`` (groups of engine player
+    names, best first): an adjudication. With ``outcome`` ABANDONED: no result. The
+    game row is saved with the result; then the receivers of ``game_finished`` are told,
+    once: never when ``announce`` is off (a rebuild of the stored position)."""
+    if game.status in FINISHED and announce:
+        raise GameError("this game is already finished")
+    game.finished_at = now
+    game.deadline = None
+    game.remind_at = None
+    if outcome == ABANDONED:
+        game.status = Game.Status.ABANDONED
+        game.to_move = None
+        game.winner = None
+        ranks: dict[int, int | None] = {seat.pk: None for seat in seats_of(game)}
+    else:
+        game.status = Game.Status.OVER
+        if order is None:
+            assert state is not None and state.phase == "over", "a result needs a finished game"
+            order = _finishing_order(state, game)
+            outcome = WIN if state.winner is not None else DRAW
+        else:
+            outcome = ADJUDICATED
+        ranks = _rank_seats(game, order)
+        first = order[0] if order else []
+        game.winner = seat_named(game, first[0]) if outcome != DRAW and len(first) == 1 else None
+    game.save(update_fields=STORED_FIELDS)
+    finish = Finish(str(outcome), ranks, game.winner_id)
+    if announce:
+        game_finished.send(sender=Game, game=game, finish=finish)
+    return finish
 
 
 def _queue_mails(game: Game, state: State, move: Move | None, decision_due: bool = True) -> None:
@@ -303,7 +333,7 @@ def _queue_mails(game: Game, state: State, move: Move | None, decision_due: bool
         notify.queue_decision_mail(game, game.to_move, state, seats_of(game), move)
 
 
-def _rank_seats(game: Game, state: State) -> None:
+def _finishing_order(state: State, game: Game) -> list[list[str]]:
     """1 for the winner; players still in the game next; then the eliminated, the later
     the better (eliminated together: tied); forfeiters below everyone eliminated in
     play, the later the better (R31)."""
@@ -329,14 +359,20 @@ def _rank_seats(game: Game, state: State) -> None:
         order.append([state.players[state.winner].name])
     if survivors:
         order.append(survivors)
-    order += list(reversed(eliminated_in_play)) + [[name] for name in reversed(forfeited)]
+    return order + list(reversed(eliminated_in_play)) + [[n] for n in reversed(forfeited)]
+
+
+def _rank_seats(game: Game, order: list[list[str]]) -> dict[int, int | None]:
+    """Each seat's rank from the finishing order (tied groups share a rank), saved."""
+    ranks: dict[int, int | None] = {}
     rank = 1
     for group in order:
         for name in group:
             seat = seat_named(game, name)
-            seat.rank = rank
+            seat.rank = ranks[seat.pk] = rank
             seat.save(update_fields=["rank"])
         rank += len(group)
+    return ranks
 
 
 def _after_commit(game: Game) -> None:

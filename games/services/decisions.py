@@ -14,14 +14,11 @@ from django.db.models import Max, Q
 from games import engine
 from games.describe import eliminates_mover
 from games.engine.bots import BOTS
+from games.errors import GameError, NeedsConfirmation, NotYourDecision, StaleForm
 from games.models import Game, Move, Seat
 from games.services.core import (
     ACTIVE,
     Decision,
-    GameError,
-    NeedsConfirmation,
-    NotYourDecision,
-    StaleForm,
     _after_commit,
     _record,
     current_time,

@@ -14,14 +14,15 @@ from django.db.models import Max
 from accounts.services import display_name
 from games import engine, notify
 from games.engine.bots import BOTS
+from games.errors import GameError
 from games.models import Game, Seat
+from games.options import GameOptions
 from games.selectors import can_see
 from games.services.absences import _locked_profile
 from games.services.core import (
     MAX_SEATS,
     MIN_SEATS,
     STARTED_FIELDS,
-    GameError,
     _after_commit,
     _check_organiser,
     _store,
@@ -45,54 +46,29 @@ def _check_home(game: Game, home: str | None) -> str:
 
 def create_game(
     creator: AbstractBaseUser,
+    options: GameOptions | None = None,
     *,
     name: str = "",
     seats: int = 2,
-    board: str = "original",
-    setup_mode: str = Game.SetupMode.STRICT,
-    retreat_into_origin: bool = False,
     home_assignment: str = Game.HomeAssignment.CHOOSE,
-    decision_time: timedelta = timedelta(days=2),
-    retreat_time: timedelta = timedelta(hours=12),
-    missed_limit: int = 3,
     is_public: bool = True,
     home: str | None = None,
-    time_control: str = Game.TimeControl.FIXED,
-    bank_time: timedelta = timedelta(days=5),
-    increment: timedelta = timedelta(days=1),
-    absence_pauses_clock: bool = True,
+    **changes: Any,
 ) -> Game:
+    """A game waiting for players in the lobby, its creator in the first seat (with
+    ``home`` when players choose theirs). ``options`` (with any ``changes`` of single
+    options by name) say how it is played."""
+    options = (options or GameOptions()).with_changes(**changes).check()
     if not MIN_SEATS <= seats <= MAX_SEATS:
         raise GameError(f"a game has {MIN_SEATS} to {MAX_SEATS} players")
-    if board not in engine.BOARDS:
-        raise GameError(f"unknown board {board!r}")
-    if decision_time < timedelta(minutes=1) or retreat_time < timedelta(minutes=1):
-        raise GameError("allow at least a minute per decision and per retreat")
-    if missed_limit < 1:
-        raise GameError("a player forfeits after at least one missed decision")
-    if time_control not in Game.TimeControl.values:
-        raise GameError(f"unknown time control {time_control!r}")
-    if time_control == Game.TimeControl.BANK and bank_time < timedelta(minutes=1):
-        raise GameError("a time bank holds at least a minute")
-    if increment < timedelta(0):
-        raise GameError("an increment cannot be negative")
     with transaction.atomic():
         game = Game.objects.create(
             name=name.strip(),
             creator=creator,
             seats_wanted=seats,
-            board=board,
-            setup_mode=setup_mode,
-            retreat_into_origin=retreat_into_origin,
             home_assignment=home_assignment,
-            decision_time=decision_time,
-            retreat_time=retreat_time,
-            missed_limit=missed_limit,
             is_public=is_public,
-            time_control=time_control,
-            bank_time=bank_time,
-            increment=increment,
-            absence_pauses_clock=absence_pauses_clock,
+            **options.fields(),
         )
         chosen = home if home_assignment == Game.HomeAssignment.CHOOSE else None
         Seat.objects.create(game=game, number=1, user=creator, home=_check_home(game, chosen))

@@ -12,21 +12,22 @@ from django.db import transaction
 
 from accounts.services import display_name
 from games import describe, notify
+from games.errors import GameError, StaleForm
 from games.models import Game, GameEvent, Move, Seat
 from games.services.clocks import arm_reminder, time_allowed
 from games.services.core import (
-    GameError,
-    StaleForm,
     _after_commit,
     _check_organiser,
     _forfeited,
     _store_forfeit,
     current_time,
+    finish_game,
     lock_game,
     seats_of,
     state_of,
 )
 from games.services.decisions import _apply
+from games.signals import ABANDONED
 
 
 def move_on_behalf(
@@ -216,11 +217,7 @@ def abandon_game(game_id: int, by: AbstractBaseUser, reason: str = "") -> None:
         _check_organiser(game, by)
         if game.status in (Game.Status.OVER, Game.Status.CANCELLED, Game.Status.ABANDONED):
             raise GameError("this game is already finished")
-        game.status = Game.Status.ABANDONED
-        game.deadline = None
-        game.to_move = None
-        game.finished_at = current_time()
-        game.save(update_fields=["status", "deadline", "to_move", "finished_at"])
+        finish_game(game, current_time(), outcome=ABANDONED)
         text = f"{_organiser(by)} abandoned the game: it ends with no result."
         everyone = [seat.user for seat in seats_of(game)]
         _tell(game, GameEvent.Kind.ABANDON, by, text, None, reason, everyone)

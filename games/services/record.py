@@ -48,7 +48,7 @@ def rebuild_position(game: Game, fix: bool = False) -> bool:
         if engine.dump_position(state) == locked.position:
             return True
         locked.turn_number = locked.moves.count()
-        _store(locked, state, current_time())
+        _store(locked, state, current_time(), announce=False)  # told when it really ended
     return False
 
 

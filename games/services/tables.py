@@ -1,0 +1,71 @@
+"""Tables made by an organiser's program (a tournament's pairing, a ladder's match):
+these players, in this seat order, with these homes, started at once."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+
+from games.engine.bots import BOTS
+from games.errors import GameError
+from games.models import Game, Seat
+from games.options import GameOptions
+from games.services.core import MAX_SEATS, MIN_SEATS
+from games.services.lobby import _check_home, _start
+
+
+@dataclass(frozen=True)
+class TableSeat:
+    """One seat of a table: its home continent, and a player or a bot (by kind)."""
+
+    home: str
+    user: AbstractBaseUser | None = None
+    bot: str = ""
+
+
+def create_table(
+    options: GameOptions,
+    seats: Sequence[TableSeat],
+    *,
+    name: str = "",
+    creator: AbstractBaseUser | None = None,
+    is_public: bool = True,
+) -> Game:
+    """Make the game and start it: the seats in the order given, each with its home; the
+    start roll decides who goes first (R4–R5), and setup begins. Nothing is made if any
+    part is refused."""
+    options.check()
+    if not MIN_SEATS <= len(seats) <= MAX_SEATS:
+        raise GameError(f"a game has {MIN_SEATS} to {MAX_SEATS} players")
+    for seat in seats:
+        if (seat.user is None) == (not seat.bot):
+            raise GameError("each seat has either a player or a bot")
+        if seat.bot and seat.bot not in BOTS:
+            raise GameError(f"unknown bot {seat.bot!r}")
+    players = [seat.user.pk for seat in seats if seat.user is not None]
+    if len(set(players)) != len(players):
+        raise GameError("a player can have only one seat at a table")
+    with transaction.atomic():
+        game = Game.objects.create(
+            name=name.strip(),
+            creator=creator,
+            seats_wanted=len(seats),
+            home_assignment=Game.HomeAssignment.ASSIGNED,
+            is_public=is_public,
+            **options.fields(),
+        )
+        for number, seat in enumerate(seats, start=1):
+            if not seat.home:
+                raise GameError(f"seat {number} has no home continent")
+            Seat.objects.create(
+                game=game,
+                number=number,
+                user=seat.user,
+                bot=seat.bot,
+                home=_check_home(game, seat.home),
+            )
+        _start(game)
+    return game
