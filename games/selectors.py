@@ -1,25 +1,55 @@
-"""Reads that change nothing: who may see a game, whose seat it is, a player's games.
+"""Reads that change nothing, asked by views, mails and the admin alike (and by an API
+later), so each question has one answer: who may see or organise a game, a player's
+seat and games, a bank's time left, a game's replay and record.
 
-Views, mails and the admin ask these, so the answers are the same everywhere.
+Other apps name a game's organisers by registering a provider (``register_organisers``):
+a tournament's organisers organise its games.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from datetime import datetime, timedelta
+from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
+from django.db.models import Q
+from django.utils import timezone
 
-from games.models import Game, Seat
+from accounts.models import Absence
+from games import clock, describe, engine
+from games.engine.state import State
+from games.models import Game, GameEvent, Move, Seat
+
+ACTIVE = (Game.Status.SETUP, Game.Status.PLAY)
+
+# Each provider names the users (ids) who organise a game besides its creator and staff.
+_organiser_providers: list[Callable[[Game], Iterable[int]]] = []
+
+
+def register_organisers(provider: Callable[[Game], Iterable[int]]) -> None:
+    """Let another app name organisers of games (e.g. a tournament's, for its tables)."""
+    if provider not in _organiser_providers:
+        _organiser_providers.append(provider)
+
+
+def can_organise(game: Game, user: AbstractBaseUser | None) -> bool:
+    """The one organiser rule: staff, the game's creator, and whoever a registered
+    provider names for it."""
+    if user is None or not user.is_authenticated:
+        return False
+    if user.is_staff or game.creator_id == user.pk:
+        return True
+    return any(user.pk in set(provider(game)) for provider in _organiser_providers)
 
 
 def can_see(game: Game, user: AbstractBaseUser | None, invite_token: str | None = None) -> bool:
+    """A public game, or a private one to its invitees, players and organisers."""
     if game.is_public or (invite_token and invite_token == game.invite_token):
         return True
     if user is None or not user.is_authenticated:
         return False
-    return (
-        bool(user.is_staff) or game.creator_id == user.pk or game.seats.filter(user=user).exists()
-    )
+    return can_organise(game, user) or game.seats.filter(user=user).exists()
 
 
 def seat_for(game: Game, user: AbstractBaseUser | None) -> Seat | None:
@@ -30,3 +60,140 @@ def seat_for(game: Game, user: AbstractBaseUser | None) -> Seat | None:
 
 def users_games(user: AbstractBaseUser) -> Iterable[Game]:
     return Game.objects.filter(seats__user=user).distinct()
+
+
+def my_games(user: Any) -> list[dict[str, Any]]:
+    """The player's games that are not over: those waiting for them first (soonest
+    deadline first), then the others running, then those waiting for players."""
+    games = (
+        Game.objects.filter(Q(seats__user=user) | Q(creator=user))
+        .filter(status__in=[Game.Status.OPEN, *ACTIVE])
+        .distinct()
+        .select_related("to_move__user__profile")
+    )
+    rows = []
+    for game in games:
+        to_move = game.to_move if game.is_active else None
+        rows.append(
+            {
+                "game": game,
+                "yours": to_move is not None and to_move.user_id == user.pk and not game.is_paused,
+                "waiting_for": to_move.display_name if to_move else "",
+            }
+        )
+    far = timezone.now() + timedelta(days=3650)
+
+    def order(row: dict[str, Any]) -> tuple[int, datetime, int]:
+        game = row["game"]
+        group = 0 if row["yours"] else (1 if game.is_active else 2)
+        return group, game.deadline or far, -game.pk
+
+    return sorted(rows, key=order)
+
+
+def away_periods(game: Game, seat: Seat | None, since: datetime) -> list[tuple[datetime, datetime]]:
+    """The seat's player's absences that end after ``since``, when the game lets an
+    absence stop the clock (the profile's ``away_until`` spares the query otherwise)."""
+    if seat is None or seat.user_id is None or not game.absence_pauses_clock:
+        return []
+    profile = getattr(seat.user, "profile", None)
+    if profile is None or profile.away_until is None or profile.away_until <= since:
+        return []
+    return list(
+        Absence.objects.filter(user_id=seat.user_id, ends_at__gt=since).values_list(
+            "starts_at", "ends_at"
+        )
+    )
+
+
+def bank_left(game: Game, seat: Seat, now: datetime) -> timedelta | None:
+    """What is left of the seat's time bank (bank games; None otherwise); for the player
+    deciding now, as it runs."""
+    if game.time_control != Game.TimeControl.BANK or seat.bank_left is None:
+        return None
+    left = seat.bank_left
+    started = game.clock_started_at
+    if game.is_active and game.to_move_id == seat.pk and started is not None:
+        until = game.paused_at or now
+        used = clock.running(started, until, away_periods(game, seat, started))
+        left = max(left - used, timedelta(0))
+    return left
+
+
+def initial_state(game: Game) -> State:
+    """The setup position the game started from: seat order, from the first player."""
+    seats = list(game.seats.order_by("number"))
+    first = next(e["player"] for e in game.start_record if e["type"] == "first_player")
+    names = [s.player_name for s in seats]
+    at = names.index(first)
+    order = seats[at:] + seats[:at]
+    return engine.start_position([(s.player_name, s.home) for s in order], game.options())
+
+
+def replay(game: Game) -> list[tuple[Move | None, State]]:
+    """Every state of the game from its move log: the start, then one per move."""
+    state = initial_state(game)
+    states: list[tuple[Move | None, State]] = [(None, state)]
+    for move in game.moves.order_by("number"):
+        if move.action.startswith("forfeit "):
+            state, _ = engine.forfeit(state, move.action.split(" ", 1)[1])
+        else:
+            state, _ = engine.apply_action(state, move.action, dice=move.dice)
+        states.append((move, state))
+    return states
+
+
+def replacements(events: Iterable[GameEvent], seats: dict[int, Seat]) -> list[tuple[int, str, str]]:
+    """The seats that changed hands, for ``describe.names_at``: (moves before the change,
+    the seat's colour, the name of the player who left it), oldest first."""
+    return [
+        (event.after_move, seats[event.seat_id].player_name, event.data.get("before", ""))
+        for event in events
+        if event.kind == GameEvent.Kind.REPLACE and event.seat_id in seats
+    ]
+
+
+def game_record(game: Game) -> dict[str, Any]:
+    """The full record (R30): options, players, start rolls, every move with its dice
+    and events and the position after it, in the contract's formats."""
+    states = replay(game)
+    seats = list(game.seats.select_related("user__profile").order_by("number"))
+    names = describe.player_names(seats)
+    replaced = replacements(game.events.all(), {s.pk: s for s in seats})
+    return {
+        "game": game.pk,
+        "name": str(game),
+        "board": game.board,
+        "options": {"setup": game.setup_mode, "retreat_into_origin": game.retreat_into_origin},
+        "seats": [
+            {
+                "seat": s.number,
+                "player": s.player_name,
+                "home": s.home,
+                "name": s.display_name,
+                "rank": s.rank,
+            }
+            for s in seats
+        ],
+        "start": game.start_record,
+        "initial_position": engine.dump_position(states[0][1]),
+        "moves": [
+            {
+                "number": move.number,
+                "player": move.seat.player_name,
+                "by": describe.names_at(names, replaced, move.number).get(
+                    move.seat.player_name, ""
+                ),
+                "action": move.action,
+                "dice": move.dice,
+                "events": move.events,
+                "source": move.source,
+                "at": move.created_at.isoformat(),
+                "position": engine.dump_position(state),
+            }
+            for move, state in states[1:]
+            if move is not None
+        ],
+        "status": game.status,
+        "winner": game.winner.player_name if game.winner else None,
+    }

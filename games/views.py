@@ -17,14 +17,14 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
 from django.core.paginator import Paginator
-from django.db.models import Count, Q
+from django.db.models import Count
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from games import boardmarks, boardview, clock, describe, links, services
+from games import boardmarks, boardview, describe, links, selectors, services
 from games.engine import BOARDS, Board, State
 from games.forms import (
     MANY_PLAYERS,
@@ -57,7 +57,7 @@ def _visible_game(request: HttpRequest, pk: int) -> Game:
     """The game, if the viewer may see it; a private game is a 404 to anyone else, so
     its existence is not revealed."""
     game = get_object_or_404(Game.objects.select_related("creator", "to_move", "winner"), pk=pk)
-    if not services.can_see(game, request.user, _invite_token(request, game)):
+    if not selectors.can_see(game, request.user, _invite_token(request, game)):
         raise Http404("No such game.")
     return game
 
@@ -180,17 +180,12 @@ def _seat_rows(game: Game, seats: list[Seat], state: State | None) -> list[dict[
 
 
 def _bank_left(game: Game, seat: Seat) -> str:
-    """What is left of the seat's time bank; for the player deciding now, as it runs."""
-    if game.time_control != Game.TimeControl.BANK or seat.bank_left is None:
+    """What is left of the seat's time bank, for the page; as it runs for the player
+    deciding now, in whole minutes rounded up (a bank is empty only when nothing is left)."""
+    left = selectors.bank_left(game, seat, timezone.now())
+    if left is None:
         return ""
-    left = seat.bank_left
-    started = game.clock_started_at
-    if game.is_active and game.to_move_id == seat.pk and started is not None:
-        until = game.paused_at or timezone.now()
-        used = clock.running(started, until, services.away_periods(game, seat, started))
-        left = max(left - used, timedelta(0))
-        # shown in whole minutes, rounded up: a bank is empty only when nothing is left
-        left = timedelta(minutes=-(-left.total_seconds() // 60))
+    left = timedelta(minutes=-(-left.total_seconds() // 60))
     return describe.duration(left) if left else "none"
 
 
@@ -302,7 +297,7 @@ def lobby(request: HttpRequest) -> HttpResponse:
         "finished": public.filter(status=Game.Status.OVER).order_by("-finished_at")[
             :RECENT_FINISHED
         ],
-        "mine": _my_games(request.user) if request.user.is_authenticated else [],
+        "mine": selectors.my_games(request.user) if request.user.is_authenticated else [],
         "bot_form": BotGameForm(),
     }
     context["your_turn"] = sum(1 for row in context["mine"] if row["yours"])
@@ -315,40 +310,11 @@ def _page(request: HttpRequest, parameter: str, games: Any, order: str) -> Any:
     return paginator.get_page(request.GET.get(parameter))
 
 
-def _my_games(user: Any) -> list[dict[str, Any]]:
-    """The player's games that are not over: those waiting for them first (soonest
-    deadline first), then the others running, then those waiting for players."""
-    games = (
-        Game.objects.filter(Q(seats__user=user) | Q(creator=user))
-        .filter(status__in=[Game.Status.OPEN, *services.ACTIVE])
-        .distinct()
-        .select_related("to_move__user__profile")
-    )
-    rows = []
-    for game in games:
-        to_move = game.to_move if game.is_active else None
-        rows.append(
-            {
-                "game": game,
-                "yours": to_move is not None and to_move.user_id == user.pk and not game.is_paused,
-                "waiting_for": to_move.display_name if to_move else "",
-            }
-        )
-    far = timezone.now() + timedelta(days=3650)
-
-    def order(row: dict[str, Any]) -> tuple[int, datetime, int]:
-        game = row["game"]
-        group = 0 if row["yours"] else (1 if game.is_active else 2)
-        return group, game.deadline or far, -game.pk
-
-    return sorted(rows, key=order)
-
-
 @login_required
 @require_GET
 def next_decision(request: HttpRequest) -> HttpResponse:
     """The game where the player's decision is due soonest; the lobby if there is none."""
-    mine = [row for row in _my_games(request.user) if row["yours"]]
+    mine = [row for row in selectors.my_games(request.user) if row["yours"]]
     if not mine:
         messages.info(request, "No decision of yours is waiting: nothing to do for now.")
         return redirect("games:lobby")
@@ -430,9 +396,9 @@ def _game_page(
     seats = _seats(game)
     names = describe.player_names(seats)
     state = services.state_of(game) if game.position else None
-    my_seat = services.seat_for(game, request.user)
+    my_seat = selectors.seat_for(game, request.user)
     user = request.user
-    organiser = user.is_authenticated and (user.is_staff or game.creator_id == user.pk)
+    organiser = selectors.can_organise(game, user)
     is_open = game.status == Game.Status.OPEN
     has_room = len(seats) < game.seats_wanted
     choosing = game.home_assignment == Game.HomeAssignment.CHOOSE
@@ -693,7 +659,7 @@ def replay(request: HttpRequest, pk: int) -> HttpResponse:
     if not game.start_record:
         messages.info(request, "This game has not started: there is nothing to replay yet.")
         return redirect(_game_url(game))
-    states = services.replay(game)
+    states = selectors.replay(game)
     last = len(states) - 1
     try:
         step = min(max(int(request.GET.get("step", "0")), 0), last)
@@ -732,7 +698,7 @@ def record(request: HttpRequest, pk: int) -> HttpResponse:
     game = _visible_game(request, pk)
     if not game.start_record:
         raise Http404("This game has not started: it has no record yet.")
-    response = JsonResponse(services.game_record(game), json_dumps_params={"indent": 2})
+    response = JsonResponse(selectors.game_record(game), json_dumps_params={"indent": 2})
     response["Content-Disposition"] = f'attachment; filename="ww5-game-{game.pk}.json"'
     return response
 

@@ -16,17 +16,20 @@ Reads that change nothing (who may see or organise a game, a player's games) are
 """
 
 from games.errors import GameError, NeedsConfirmation, NotYourDecision, StaleForm
-from games.selectors import can_see, seat_for, users_games
-from games.services.absences import absence_days, absences_of, cancel_absence, declare_absence
-from games.services.clocks import (
-    MIN_BANK_GRACE,
-    arm_reminder,
-    away_periods,
-    grace_time,
-    time_allowed,
-)
-from games.services.core import (
+from games.selectors import (
     ACTIVE,
+    away_periods,
+    can_see,
+    game_record,
+    initial_state,
+    replacements,
+    replay,
+    seat_for,
+    users_games,
+)
+from games.services.absences import absence_days, absences_of, cancel_absence, declare_absence
+from games.services.clocks import MIN_BANK_GRACE, arm_reminder, grace_time, time_allowed
+from games.services.core import (
     MAX_SEATS,
     MIN_SEATS,
     Decision,
@@ -69,13 +72,7 @@ from games.services.organiser import (
     resign,
     resume_game,
 )
-from games.services.record import (
-    game_record,
-    initial_state,
-    rebuild_position,
-    replacements,
-    replay,
-)
+from games.services.record import rebuild_position
 from games.services.tables import TableSeat, create_table
 
 __all__ = [

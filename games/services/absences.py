@@ -14,7 +14,8 @@ from django.db.models import Max
 from accounts.models import Absence, Profile
 from games.errors import GameError
 from games.models import Game, Seat
-from games.services.core import ACTIVE, current_time
+from games.selectors import ACTIVE
+from games.services.core import current_time
 
 
 def _local_midnight(day: date, zone: zoneinfo.ZoneInfo) -> datetime:

@@ -8,10 +8,10 @@ from datetime import datetime, timedelta
 
 from django.conf import settings
 
-from accounts.models import Absence
 from games import clock
 from games.engine.state import State
 from games.models import Game, Seat
+from games.selectors import away_periods
 
 
 def arm_reminder(game: Game, allowed: timedelta) -> None:
@@ -42,21 +42,6 @@ def grace_time(game: Game, state: State) -> timedelta:
     if state.pending is None and game.time_control == Game.TimeControl.BANK:
         return max(game.increment, MIN_BANK_GRACE)
     return time_allowed(game, state)
-
-
-def away_periods(game: Game, seat: Seat | None, since: datetime) -> list[tuple[datetime, datetime]]:
-    """The seat's player's absences that end after ``since``, when the game lets an
-    absence stop the clock (the profile's ``away_until`` spares the query otherwise)."""
-    if seat is None or seat.user_id is None or not game.absence_pauses_clock:
-        return []
-    profile = getattr(seat.user, "profile", None)
-    if profile is None or profile.away_until is None or profile.away_until <= since:
-        return []
-    return list(
-        Absence.objects.filter(user_id=seat.user_id, ends_at__gt=since).values_list(
-            "starts_at", "ends_at"
-        )
-    )
 
 
 def _start_clock(game: Game, state: State, now: datetime) -> None:

@@ -30,6 +30,7 @@ from games import engine, notify
 from games.engine.state import State
 from games.errors import GameError
 from games.models import Game, Move, Seat
+from games.selectors import can_organise
 from games.services.clocks import _charge_clock, _start_clock
 from games.signals import ABANDONED, ADJUDICATED, DRAW, WIN, Finish, game_finished
 from ww5site import rows
@@ -162,7 +163,7 @@ def lock_game(game_id: int) -> Game:
 
 
 def _check_organiser(game: Game, by: AbstractBaseUser) -> None:
-    if not (by.is_staff or game.creator_id == by.pk):
+    if not can_organise(game, by):
         raise GameError("only the game's creator or an organiser can do that")
 
 
@@ -414,6 +415,3 @@ def _store_forfeit(
     _store(game, after, move.created_at, move=move)
     _after_commit(game)
     return move
-
-
-ACTIVE = (Game.Status.SETUP, Game.Status.PLAY)

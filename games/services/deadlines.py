@@ -11,9 +11,9 @@ from django.db.models import Q
 from games import engine, notify
 from games.engine.bots import BOTS
 from games.models import Game, Move
+from games.selectors import ACTIVE
 from games.services.clocks import arm_reminder, grace_time
 from games.services.core import (
-    ACTIVE,
     _after_commit,
     _log,
     _record,

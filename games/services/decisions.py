@@ -16,8 +16,8 @@ from games.describe import eliminates_mover
 from games.engine.bots import BOTS
 from games.errors import GameError, NeedsConfirmation, NotYourDecision, StaleForm
 from games.models import Game, Move, Seat
+from games.selectors import ACTIVE
 from games.services.core import (
-    ACTIVE,
     Decision,
     _after_commit,
     _record,

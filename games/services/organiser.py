@@ -14,6 +14,7 @@ from accounts.services import display_name
 from games import describe, notify
 from games.errors import GameError, StaleForm
 from games.models import Game, GameEvent, Move, Seat
+from games.selectors import can_organise
 from games.services.clocks import arm_reminder, time_allowed
 from games.services.core import (
     _after_commit,
@@ -39,7 +40,7 @@ def move_on_behalf(
     decides first and the organiser's text is then applied to the next decision."""
     with transaction.atomic():
         game = lock_game(game_id)
-        if not admin.is_staff:
+        if not can_organise(game, admin):
             raise GameError("only an organiser can move for a player")
         if turn_number is not None and game.turn_number != turn_number:
             raise StaleForm(
