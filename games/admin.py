@@ -26,7 +26,7 @@ from django.template.response import TemplateResponse
 from django.urls import URLPattern, path, reverse
 from django.utils.html import format_html
 
-from games import engine, services
+from games import engine, options, services
 from games.describe import sentence
 from games.models import Game, Move, Seat
 
@@ -235,9 +235,6 @@ class GameAdmin(admin.ModelAdmin):
                     "name",
                     "creator",
                     "status",
-                    "board",
-                    "setup_mode",
-                    "retreat_into_origin",
                     "home_assignment",
                     "seats_wanted",
                     "is_public",
@@ -245,20 +242,8 @@ class GameAdmin(admin.ModelAdmin):
                 )
             },
         ),
-        (
-            "Time control",
-            {
-                "fields": (
-                    "time_control",
-                    "decision_time",
-                    "bank_time",
-                    "increment",
-                    "retreat_time",
-                    "missed_limit",
-                    "absence_pauses_clock",
-                )
-            },
-        ),
+        # The game's options, as one value (games.options.GameOptions) names them.
+        ("Options", {"fields": tuple(options.names())}),
         (
             "Turn",
             {
