@@ -1,5 +1,14 @@
-from django.urls import URLPattern, URLResolver
+"""Leagues and tournaments."""
+
+from django.urls import URLPattern, URLResolver, path
+
+from tournaments import views
 
 app_name = "tournaments"
 
-urlpatterns: list[URLPattern | URLResolver] = []
+urlpatterns: list[URLPattern | URLResolver] = [
+    path("", views.index, name="index"),
+    path("leagues/<slug:slug>/", views.league, name="league"),
+    path("leagues/<slug:slug>/join/", views.join, name="join"),
+    path("leagues/<slug:slug>/leave/", views.leave, name="leave"),
+]

@@ -1,0 +1,30 @@
+"""Fixtures of the tournaments tests: the personas and two leagues."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from tests.personas import persona
+from tournaments import services
+from tournaments.models import League
+
+alice = persona("alice")
+bob = persona("bob")
+carol = persona("carol")
+dave = persona("dave")
+# Organisers of one league each, and a site staff member.
+anna = persona("anna")
+boris = persona("boris")
+sam = persona("sam", is_staff=True, is_superuser=True)
+
+
+@pytest.fixture
+def league_a(anna: Any) -> League:
+    return services.create_league("Amsterdam Pyramids", anna, description="Tuesdays.")
+
+
+@pytest.fixture
+def league_b(boris: Any) -> League:
+    return services.create_league("Berlin Conquerors", boris, joining=League.Joining.APPROVAL)

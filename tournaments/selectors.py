@@ -1,0 +1,50 @@
+"""Reads of the tournaments app: who organises which league, what a user may see."""
+
+from __future__ import annotations
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db.models import QuerySet
+
+from tournaments.models import League, Membership
+
+
+def is_site_staff(user: AbstractBaseUser | None) -> bool:
+    """Site staff manage every league: superusers, and staff given the league model's
+    change permission (e.g. through a "Site staff" group)."""
+    if user is None or not user.is_authenticated or not user.is_staff:
+        return False
+    return bool(user.is_superuser or user.has_perm("tournaments.change_league"))
+
+
+def organised_leagues(user: AbstractBaseUser | None) -> QuerySet[League]:
+    """The leagues the user may manage: all for site staff, else those they organise."""
+    if user is None or not user.is_authenticated:
+        return League.objects.none()
+    if is_site_staff(user):
+        return League.objects.all()
+    return League.objects.filter(
+        memberships__user=user,
+        memberships__role=Membership.Role.ORGANISER,
+        memberships__status=Membership.Status.ACTIVE,
+    )
+
+
+def organises(user: AbstractBaseUser | None, league: League) -> bool:
+    return organised_leagues(user).filter(pk=league.pk).exists()
+
+
+def visible_leagues(user: AbstractBaseUser | None) -> QuerySet[League]:
+    """Public leagues, and the private ones the user belongs to or manages."""
+    leagues = League.objects.filter(is_public=True)
+    if user is None or not user.is_authenticated:
+        return leagues
+    mine = League.objects.filter(
+        memberships__user=user, memberships__status=Membership.Status.ACTIVE
+    )
+    return (leagues | mine | organised_leagues(user)).distinct()
+
+
+def membership_of(user: AbstractBaseUser | None, league: League) -> Membership | None:
+    if user is None or not user.is_authenticated:
+        return None
+    return Membership.objects.filter(league=league, user=user).first()
