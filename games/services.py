@@ -26,7 +26,7 @@ from django.utils import timezone
 from accounts.models import Absence, Profile
 from accounts.services import display_name
 from games import clock, describe, engine, notify
-from games.describe import eliminates_mover
+from games.engine import eliminates_mover
 from games.engine.bots import BOTS
 from games.engine.state import State
 from games.models import Game, GameEvent, Move, Seat

@@ -6,6 +6,7 @@ Implements ``shared/rules/world-war-5.md`` (R1–R31) with the text formats of
 
 from .board import BOARDS, Board, BoardError, load_boards
 from .errors import DiceError, IllegalAction, PositionError
+from .lookahead import eliminates_mover
 from .notation import parse_action
 from .odds import combat_odds
 from .position import dump_position, load_position
@@ -33,6 +34,7 @@ __all__ = [
     "apply_action",
     "combat_odds",
     "dump_position",
+    "eliminates_mover",
     "forfeit",
     "legal_actions",
     "load_boards",
