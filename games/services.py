@@ -697,39 +697,13 @@ def _charge_clock(game: Game, seat: Seat, now: datetime) -> None:
 
 
 def _rank_seats(game: Game, state: State) -> None:
-    """1 for the winner; players still in the game next; then the eliminated, the later
-    the better (eliminated together: tied); forfeiters below everyone eliminated in
-    play, the later the better (R31)."""
-    eliminated_in_play: list[list[str]] = []
-    forfeited: list[str] = []
-    for move in game.moves.order_by("number"):
-        forfeit = move.action.startswith("forfeit ")
-        for event in move.events:
-            if event["type"] != "eliminated":
-                continue
-            if forfeit:  # the first elimination of a forfeit move is the forfeiter's own
-                forfeited += event["players"]
-                forfeit = False
-            else:
-                eliminated_in_play.append(list(event["players"]))
-    survivors = [
-        p.name
-        for i, p in enumerate(state.players)
-        if i not in state.eliminated and i != state.winner
-    ]
-    order: list[list[str]] = []
-    if state.winner is not None:
-        order.append([state.players[state.winner].name])
-    if survivors:
-        order.append(survivors)
-    order += list(reversed(eliminated_in_play)) + [[name] for name in reversed(forfeited)]
-    rank = 1
-    for group in order:
-        for name in group:
-            seat = seat_named(game, name)
-            seat.rank = rank
-            seat.save(update_fields=["rank"])
-        rank += len(group)
+    """Each seat's rank in the engine's finishing order (R24, R31), from the move log:
+    1 for the winner, tied players sharing a place."""
+    history = [(move.action, move.events) for move in game.moves.order_by("number")]
+    for name, rank in engine.competition_ranks(engine.finishing_order(state, history)).items():
+        seat = seat_named(game, name)
+        seat.rank = rank
+        seat.save(update_fields=["rank"])
 
 
 def _after_commit(game: Game) -> None:

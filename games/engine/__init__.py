@@ -10,6 +10,7 @@ from .lookahead import eliminates_mover
 from .notation import parse_action
 from .odds import combat_odds
 from .position import dump_position, load_position
+from .ranking import competition_ranks, finishing_order
 from .rules import (
     Event,
     ManyPlayersWarning,
@@ -33,8 +34,10 @@ __all__ = [
     "State",
     "apply_action",
     "combat_odds",
+    "competition_ranks",
     "dump_position",
     "eliminates_mover",
+    "finishing_order",
     "forfeit",
     "legal_actions",
     "load_boards",
