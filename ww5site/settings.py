@@ -3,9 +3,12 @@
 Every setting has a working local default (SQLite, Celery tasks run in-process, mail
 printed to the console), so a fresh checkout runs with no configuration. With
 DJANGO_DEBUG=0 the site refuses to start without DJANGO_SECRET_KEY and turns on the
-HTTPS protections that `manage.py check --deploy` asks for.
+HTTPS protections that `manage.py check --deploy` asks for. A flag or a number the
+environment gives in a form that is not clear stops the start too, naming the variable:
+a misspelled "off" must not quietly read as something else.
 """
 
+import math
 import os
 from datetime import timedelta
 from email.utils import getaddresses
@@ -17,11 +20,51 @@ from django.core.exceptions import ImproperlyConfigured
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 
+flag_values = {
+    **dict.fromkeys(("1", "true", "yes", "on"), True),
+    **dict.fromkeys(("0", "false", "no", "off"), False),
+}
+
+
 def env_bool(name: str, default: bool) -> bool:
+    """A flag: 1/0, true/false, yes/no or on/off, in any case; anything else stops the
+    start (ImproperlyConfigured), since a misspelled flag would otherwise read as off."""
     value = os.environ.get(name)
     if value is None:
         return default
-    return value.strip().lower() in {"1", "true", "yes", "on"}
+    flag = flag_values.get(value.strip().lower())
+    if flag is None:
+        raise ImproperlyConfigured(
+            f"{name}={value!r} is not a flag: set it to 1 or 0 "
+            "(true/false, yes/no and on/off are understood too)."
+        )
+    return flag
+
+
+def env_int(name: str, default: int) -> int:
+    """A whole number; anything else stops the start, naming the variable."""
+    value = os.environ.get(name)
+    if value is None:
+        return default
+    try:
+        return int(value.strip())
+    except ValueError:
+        raise ImproperlyConfigured(f"{name}={value!r} is not a whole number.") from None
+
+
+def env_float(name: str, default: float) -> float:
+    """A number (decimals allowed); anything else, infinity and NaN included, stops the
+    start, naming the variable."""
+    value = os.environ.get(name)
+    if value is None:
+        return default
+    try:
+        number = float(value.strip())
+    except ValueError:
+        number = math.nan
+    if not math.isfinite(number):
+        raise ImproperlyConfigured(f"{name}={value!r} is not a number.")
+    return number
 
 
 def env_list(name: str, default: list[str]) -> list[str]:
@@ -144,8 +187,8 @@ DEFAULT_FROM_EMAIL = os.environ.get("DJANGO_DEFAULT_FROM_EMAIL", "World War 5 <w
 # at most PASSWORD_RESET_PER_ADDRESS reset mails an hour, each client may ask at most
 # PASSWORD_RESET_PER_CLIENT times an hour: the form cannot be used to flood a mailbox.
 ACCOUNT_EMAIL_UNKNOWN_ACCOUNTS = False
-PASSWORD_RESET_PER_ADDRESS = int(os.environ.get("PASSWORD_RESET_PER_ADDRESS", "3"))
-PASSWORD_RESET_PER_CLIENT = int(os.environ.get("PASSWORD_RESET_PER_CLIENT", "10"))
+PASSWORD_RESET_PER_ADDRESS = env_int("PASSWORD_RESET_PER_ADDRESS", 3)
+PASSWORD_RESET_PER_CLIENT = env_int("PASSWORD_RESET_PER_CLIENT", 10)
 ACCOUNT_RATE_LIMITS = {
     # Failed sign-ins are limited by django-axes below, on the site and in the admin
     # alike; allauth's own count would be a second, different limit on the site only.
@@ -157,8 +200,8 @@ ACCOUNT_RATE_LIMITS = {
 # passwords in a row, signing in is refused with a 429 page until SIGN_IN_LOCKOUT_MINUTES
 # have passed without another try. Each refused try starts the wait again, so the page
 # can say when it ends. Failures are counted in the database, shared by every process.
-AXES_FAILURE_LIMIT = int(os.environ.get("SIGN_IN_FAILURE_LIMIT", "5"))
-AXES_COOLOFF_TIME = timedelta(minutes=float(os.environ.get("SIGN_IN_LOCKOUT_MINUTES", "15")))
+AXES_FAILURE_LIMIT = env_int("SIGN_IN_FAILURE_LIMIT", 5)
+AXES_COOLOFF_TIME = timedelta(minutes=env_float("SIGN_IN_LOCKOUT_MINUTES", 15))
 AXES_RESET_ON_SUCCESS = True
 AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = True
 # Counted per account and client together: a stranger's wrong passwords lock the account
@@ -175,7 +218,7 @@ AXES_DISABLE_ACCESS_LOG = True
 # says how many proxies stand in front, each adding the address it heard from to the
 # CLIENT_IP_HEADER; the client is that many entries from the header's right. 0 (no
 # proxy): the header is ignored, since a client can write anything in it.
-TRUSTED_PROXY_COUNT = int(os.environ.get("TRUSTED_PROXY_COUNT", "0"))
+TRUSTED_PROXY_COUNT = env_int("TRUSTED_PROXY_COUNT", 0)
 CLIENT_IP_HEADER = os.environ.get("CLIENT_IP_HEADER", "X-Forwarded-For")
 
 AUTH_PASSWORD_VALIDATORS = [
@@ -215,7 +258,7 @@ WHITENOISE_USE_FINDERS = WHITENOISE_AUTOREFRESH = DEBUG
 # mail is listed at /mail/outbox/ while debugging.
 EMAIL_BACKEND = "mail.backends.OutboxBackend"
 EMAIL_HOST = os.environ.get("EMAIL_HOST", "")
-EMAIL_PORT = int(os.environ.get("EMAIL_PORT", "587"))
+EMAIL_PORT = env_int("EMAIL_PORT", 587)
 EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
 EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
 EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", True)
@@ -224,17 +267,17 @@ EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", True)
 EMAIL_TIMEOUT = 30
 # A mail still "sending" this long after its worker claimed it lost that worker (it was
 # killed): the outbox sweeper sends it again. Keep it far above EMAIL_TIMEOUT.
-MAIL_CLAIM_EXPIRES_SECONDS = int(os.environ.get("MAIL_CLAIM_EXPIRES_SECONDS", "600"))
+MAIL_CLAIM_EXPIRES_SECONDS = env_int("MAIL_CLAIM_EXPIRES_SECONDS", 600)
 # A mail still "queued" this long after it was due lost its send task (a worker killed
 # with the task taken but not started, a broker down at commit): the outbox sweeper
 # sends it. The broker itself would hand a killed worker's task on only after its
 # visibility timeout, an hour. Short: a live queue hands its tasks out in moments, and
 # the send's claim makes a task that turns up after all harmless.
-MAIL_SEND_LOST_AFTER_SECONDS = int(os.environ.get("MAIL_SEND_LOST_AFTER_SECONDS", "90"))
+MAIL_SEND_LOST_AFTER_SECONDS = env_int("MAIL_SEND_LOST_AFTER_SECONDS", 90)
 # A sender keeps its connection to the mail server open for its next mails: closed after
 # this long unused (a NOOP checks it before each use), or after this many mails.
-MAIL_CONNECTION_IDLE_SECONDS = int(os.environ.get("MAIL_CONNECTION_IDLE_SECONDS", "60"))
-MAIL_CONNECTION_MAX_MAILS = int(os.environ.get("MAIL_CONNECTION_MAX_MAILS", "100"))
+MAIL_CONNECTION_IDLE_SECONDS = env_int("MAIL_CONNECTION_IDLE_SECONDS", 60)
+MAIL_CONNECTION_MAX_MAILS = env_int("MAIL_CONNECTION_MAX_MAILS", 100)
 MAIL_TRANSPORT = (
     "django.core.mail.backends.smtp.EmailBackend"
     if EMAIL_HOST
@@ -316,23 +359,23 @@ CELERY_TASK_PUBLISH_RETRY_POLICY = {
 }
 # A player is reminded of a pending decision when this share of its time is left
 # (0 turns reminders off).
-REMINDER_LEFT = float(os.environ.get("REMINDER_LEFT", "0.2"))
+REMINDER_LEFT = env_float("REMINDER_LEFT", 0.2)
 # How many days of absence a player may declare per calendar year.
-ABSENCE_DAYS_PER_YEAR = int(os.environ.get("ABSENCE_DAYS_PER_YEAR", "21"))
+ABSENCE_DAYS_PER_YEAR = env_int("ABSENCE_DAYS_PER_YEAR", 21)
 # One account cannot flood the lobby: how many of its games may wait for players at
 # once, and how many it may create in an hour (staff are not limited).
-OPEN_GAMES_PER_PLAYER = int(os.environ.get("OPEN_GAMES_PER_PLAYER", "5"))
-GAMES_CREATED_PER_HOUR = int(os.environ.get("GAMES_CREATED_PER_HOUR", "10"))
+OPEN_GAMES_PER_PLAYER = env_int("OPEN_GAMES_PER_PLAYER", 5)
+GAMES_CREATED_PER_HOUR = env_int("GAMES_CREATED_PER_HOUR", 10)
 # The local hour at which a digest player's daily digest is sent.
-DIGEST_HOUR = int(os.environ.get("DIGEST_HOUR", "7"))
+DIGEST_HOUR = env_int("DIGEST_HOUR", 7)
 
 # Deadlines are indexed columns swept by this periodic task (celery beat), never tasks
 # scheduled hours ahead.
 # PERIODIC_JOBS_EVERY: how often, in seconds, each sweep runs.
-PERIODIC_JOBS_EVERY = float(os.environ.get("PERIODIC_JOBS_EVERY", "60"))
+PERIODIC_JOBS_EVERY = env_float("PERIODIC_JOBS_EVERY", 60)
 # A bot seat still waiting this long after its decision fell due lost its job (the
 # broker was down, a worker died): the bot sweep starts it again.
-BOT_STALLED_SECONDS = float(os.environ.get("BOT_STALLED_SECONDS", "60"))
+BOT_STALLED_SECONDS = env_float("BOT_STALLED_SECONDS", 60)
 CELERY_BEAT_SCHEDULE = {
     "sweep-deadlines": {"task": "games.tasks.sweep_deadlines", "schedule": PERIODIC_JOBS_EVERY},
     "sweep-reminders": {"task": "games.tasks.sweep_reminders", "schedule": PERIODIC_JOBS_EVERY},
@@ -341,11 +384,17 @@ CELERY_BEAT_SCHEDULE = {
     "send-digests": {"task": "games.tasks.send_digests", "schedule": PERIODIC_JOBS_EVERY},
 }
 
+# The HTTPS settings apply in production only, but are read, and so checked, whatever
+# DJANGO_DEBUG says.
+ssl_redirect = env_bool("DJANGO_SECURE_SSL_REDIRECT", True)
+# Start low and raise once HTTPS is known to work everywhere: browsers remember it.
+hsts_seconds = env_int("DJANGO_SECURE_HSTS_SECONDS", 3600)
+hsts_include_subdomains = env_bool("DJANGO_SECURE_HSTS_INCLUDE_SUBDOMAINS", True)
+hsts_preload = env_bool("DJANGO_SECURE_HSTS_PRELOAD", True)
 if not DEBUG:
-    SECURE_SSL_REDIRECT = env_bool("DJANGO_SECURE_SSL_REDIRECT", True)
+    SECURE_SSL_REDIRECT = ssl_redirect
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True
-    # Start low and raise once HTTPS is known to work everywhere: browsers remember it.
-    SECURE_HSTS_SECONDS = int(os.environ.get("DJANGO_SECURE_HSTS_SECONDS", "3600"))
-    SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("DJANGO_SECURE_HSTS_INCLUDE_SUBDOMAINS", True)
-    SECURE_HSTS_PRELOAD = env_bool("DJANGO_SECURE_HSTS_PRELOAD", True)
+    SECURE_HSTS_SECONDS = hsts_seconds
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = hsts_include_subdomains
+    SECURE_HSTS_PRELOAD = hsts_preload

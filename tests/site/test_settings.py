@@ -1,11 +1,27 @@
-"""Production settings, checked in a fresh process so the environment is read anew."""
+"""The settings read from the environment.
+
+Whether the site starts is checked in a fresh process (``manage.py check``), so the
+environment is read anew; what a variable reads as is checked by running the settings
+module again in this process (``settings_for``), which leaves the site's own settings
+alone.
+"""
 
 import os
+import runpy
 import subprocess
 import sys
+from typing import Any
 
+import pytest
 from django.conf import settings
+from django.core.exceptions import ImproperlyConfigured
 from django.core.management.utils import get_random_secret_key
+
+SETTINGS_FILE = settings.BASE_DIR / "ww5site" / "settings.py"
+# Production settings that start.
+PRODUCTION = {"DJANGO_DEBUG": "0", "DJANGO_SECRET_KEY": "a-production-key-" + "x" * 40}
+# Variables the tests below set; whatever the test process has of them is left out.
+READ_HERE = ("EMAIL_PORT", "EMAIL_USE_TLS", "PERIODIC_JOBS_EVERY")
 
 
 def manage(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
@@ -22,6 +38,17 @@ def manage(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
 def environment_without_django_settings(**overrides: str) -> dict[str, str]:
     env = {key: value for key, value in os.environ.items() if not key.startswith("DJANGO_")}
     return env | overrides
+
+
+def settings_for(monkeypatch: pytest.MonkeyPatch, **environ: str) -> dict[str, Any]:
+    """The settings module run again, in this process, with only ``environ`` set of the
+    site's variables; its names and values."""
+    for name in list(os.environ):
+        if name.startswith("DJANGO_") or name in READ_HERE:
+            monkeypatch.delenv(name)
+    for name, value in environ.items():
+        monkeypatch.setenv(name, value)
+    return runpy.run_path(str(SETTINGS_FILE))
 
 
 def test_production_refuses_to_start_without_a_secret_key() -> None:
@@ -45,3 +72,88 @@ def test_production_settings_pass_the_deploy_checks() -> None:
     assert result.returncode == 0, result.stdout + result.stderr
     assert "System check identified no issues (0 silenced)." in result.stdout
     assert "WARNING" not in result.stdout + result.stderr
+
+
+# --- flags and numbers from the environment ------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("value", "flag"),
+    [
+        ("1", True),
+        ("true", True),
+        (" TRUE ", True),
+        ("Yes", True),
+        ("on", True),
+        ("0", False),
+        ("false", False),
+        ("NO", False),
+        (" Off ", False),
+    ],
+)
+def test_a_flag_reads_its_clear_values_in_any_case(
+    monkeypatch: pytest.MonkeyPatch, value: str, flag: bool
+) -> None:
+    assert settings_for(monkeypatch, EMAIL_USE_TLS=value)["EMAIL_USE_TLS"] is flag
+
+
+@pytest.mark.parametrize("value", ["flase", "of", "2", "", "disabled", "y"])
+def test_a_flag_that_is_not_clear_is_refused_naming_the_variable_and_value(
+    monkeypatch: pytest.MonkeyPatch, value: str
+) -> None:
+    with pytest.raises(ImproperlyConfigured) as refused:
+        settings_for(monkeypatch, EMAIL_USE_TLS=value)
+
+    assert f"EMAIL_USE_TLS={value!r} is not a flag" in str(refused.value)
+    assert "set it to 1 or 0" in str(refused.value)
+
+
+def test_a_production_only_flag_is_checked_while_debugging_too(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    with pytest.raises(ImproperlyConfigured, match="DJANGO_SECURE_SSL_REDIRECT='nope'"):
+        settings_for(monkeypatch, DJANGO_SECURE_SSL_REDIRECT="nope")
+
+
+def test_a_misspelled_debug_flag_stops_the_site_at_start() -> None:
+    env = environment_without_django_settings(DJANGO_DEBUG="flase")
+
+    result = manage("check", env=env)
+
+    assert result.returncode != 0
+    assert "DJANGO_DEBUG='flase' is not a flag" in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("name", "value", "setting", "read"),
+    [
+        ("EMAIL_PORT", " 25 ", "EMAIL_PORT", 25),
+        ("PERIODIC_JOBS_EVERY", "2.5", "PERIODIC_JOBS_EVERY", 2.5),
+        ("DJANGO_SECURE_HSTS_SECONDS", "60\n", "SECURE_HSTS_SECONDS", 60),
+    ],
+)
+def test_numbers_are_read_with_surrounding_spaces(
+    monkeypatch: pytest.MonkeyPatch, name: str, value: str, setting: str, read: float
+) -> None:
+    assert settings_for(monkeypatch, **PRODUCTION, **{name: value})[setting] == read
+
+
+@pytest.mark.parametrize(
+    ("name", "value", "kind"),
+    [
+        ("EMAIL_PORT", "smtp", "a whole number"),
+        ("EMAIL_PORT", "587.5", "a whole number"),
+        ("DIGEST_HOUR", "", "a whole number"),
+        ("DJANGO_SECURE_HSTS_SECONDS", "1h", "a whole number"),
+        ("PERIODIC_JOBS_EVERY", "1,5", "a number"),
+        ("PERIODIC_JOBS_EVERY", "nan", "a number"),
+        ("REMINDER_LEFT", "inf", "a number"),
+    ],
+)
+def test_a_number_that_is_not_one_is_refused_naming_the_variable(
+    monkeypatch: pytest.MonkeyPatch, name: str, value: str, kind: str
+) -> None:
+    with pytest.raises(ImproperlyConfigured) as refused:
+        settings_for(monkeypatch, **{name: value})
+
+    assert str(refused.value) == f"{name}={value!r} is not {kind}."
