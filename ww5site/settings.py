@@ -2,10 +2,11 @@
 
 Every setting has a working local default (SQLite, Celery tasks run in-process, mail
 printed to the console), so a fresh checkout runs with no configuration. With
-DJANGO_DEBUG=0 the site refuses to start without DJANGO_SECRET_KEY and turns on the
-HTTPS protections that `manage.py check --deploy` asks for. A flag or a number the
-environment gives in a form that is not clear stops the start too, naming the variable:
-a misspelled "off" must not quietly read as something else.
+DJANGO_DEBUG=0 the site refuses to start without DJANGO_SECRET_KEY, a mail server
+(EMAIL_HOST) and its public address (SITE_URL), and turns on the HTTPS protections that
+`manage.py check --deploy` asks for. A flag or a number the environment gives in a form
+that is not clear stops the start too, naming the variable: a misspelled "off" must not
+quietly read as something else.
 """
 
 import math
@@ -13,6 +14,7 @@ import os
 from datetime import timedelta
 from email.utils import getaddresses
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
@@ -257,7 +259,7 @@ WHITENOISE_USE_FINDERS = WHITENOISE_AUTOREFRESH = DEBUG
 # SMTP server; without it (the local default) mail is printed to the console, and every
 # mail is listed at /mail/outbox/ while debugging.
 EMAIL_BACKEND = "mail.backends.OutboxBackend"
-EMAIL_HOST = os.environ.get("EMAIL_HOST", "")
+EMAIL_HOST = os.environ.get("EMAIL_HOST", "").strip()
 EMAIL_PORT = env_int("EMAIL_PORT", 587)
 EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
 EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
@@ -318,8 +320,44 @@ LOGGING = {
     },
 }
 
-# Absolute links in mails (unsubscribe) start with this.
-SITE_URL = os.environ.get("SITE_URL", "http://localhost:8000").rstrip("/")
+# Absolute links in mails (decisions, unsubscribe) start with this. The localhost default
+# serves only while debugging: in production mailed links to it would lead nowhere.
+SITE_URL = os.environ.get("SITE_URL", "").strip().rstrip("/")
+if not SITE_URL and DEBUG:
+    SITE_URL = "http://localhost:8000"
+site = urlsplit(SITE_URL)
+if SITE_URL and not (site.scheme in ("http", "https") and site.netloc):
+    raise ImproperlyConfigured(
+        f"SITE_URL={os.environ['SITE_URL']!r} is not the site's address: give it whole, with "
+        "https:// (or http://) and the host name, e.g. https://ww5.example.org."
+    )
+
+# Production must reach its players: without a mail server every mail would be printed
+# to the console, and without its address every mailed link would lead to localhost.
+# The site would seem to work while no one heard from it, so it refuses to start.
+# (Lower-case names in this module are working values: Django takes only upper-case
+# ones as settings.)
+production_needs = {
+    "EMAIL_HOST": (
+        EMAIL_HOST,
+        "without it mail is printed to the console and never sent. Set it to the SMTP "
+        "server that relays the site's mail (with EMAIL_PORT, EMAIL_HOST_USER and "
+        "EMAIL_HOST_PASSWORD as that server needs).",
+    ),
+    "SITE_URL": (
+        SITE_URL,
+        "the links in mails would point to http://localhost:8000. Set it to the site's "
+        "public address, e.g. SITE_URL=https://ww5.example.org.",
+    ),
+}
+if not DEBUG:
+    missing = [
+        f"{name} must be set when DJANGO_DEBUG is off: {why}"
+        for name, (value, why) in production_needs.items()
+        if not value
+    ]
+    if missing:
+        raise ImproperlyConfigured("\n".join(missing))
 
 # A shared cache (Redis) when CACHE_URL is set: sessions are then read from it and
 # written through to the database (Django's "cached_db", which here falls back to the

@@ -18,10 +18,15 @@ from django.core.exceptions import ImproperlyConfigured
 from django.core.management.utils import get_random_secret_key
 
 SETTINGS_FILE = settings.BASE_DIR / "ww5site" / "settings.py"
-# Production settings that start.
-PRODUCTION = {"DJANGO_DEBUG": "0", "DJANGO_SECRET_KEY": "a-production-key-" + "x" * 40}
+# Production settings that start: the secret key, the mail server and the address.
+PRODUCTION = {
+    "DJANGO_DEBUG": "0",
+    "DJANGO_SECRET_KEY": "a-production-key-" + "x" * 40,
+    "EMAIL_HOST": "smtp.example.org",
+    "SITE_URL": "https://ww5.example.org",
+}
 # Variables the tests below set; whatever the test process has of them is left out.
-READ_HERE = ("EMAIL_PORT", "EMAIL_USE_TLS", "PERIODIC_JOBS_EVERY")
+READ_HERE = ("EMAIL_HOST", "EMAIL_PORT", "EMAIL_USE_TLS", "SITE_URL", "PERIODIC_JOBS_EVERY")
 
 
 def manage(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
@@ -38,6 +43,15 @@ def manage(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
 def environment_without_django_settings(**overrides: str) -> dict[str, str]:
     env = {key: value for key, value in os.environ.items() if not key.startswith("DJANGO_")}
     return env | overrides
+
+
+def production_environment(**overrides: str) -> dict[str, str]:
+    """Starting production settings with ``overrides``; an empty value drops a variable."""
+    env = environment_without_django_settings()
+    for name in READ_HERE:
+        env.pop(name, None)
+    env |= PRODUCTION | overrides
+    return {name: value for name, value in env.items() if value != ""}
 
 
 def settings_for(monkeypatch: pytest.MonkeyPatch, **environ: str) -> dict[str, Any]:
@@ -65,6 +79,8 @@ def test_production_settings_pass_the_deploy_checks() -> None:
         DJANGO_DEBUG="0",
         DJANGO_SECRET_KEY=get_random_secret_key(),
         DJANGO_ALLOWED_HOSTS="ww5.example.org",
+        EMAIL_HOST="smtp.example.org",
+        SITE_URL="https://ww5.example.org",
     )
 
     result = manage("check", "--deploy", "--fail-level", "WARNING", env=env)
@@ -72,6 +88,65 @@ def test_production_settings_pass_the_deploy_checks() -> None:
     assert result.returncode == 0, result.stdout + result.stderr
     assert "System check identified no issues (0 silenced)." in result.stdout
     assert "WARNING" not in result.stdout + result.stderr
+
+
+# --- production needs a mail server and its address ---------------------------------------
+
+
+def test_production_refuses_to_start_without_a_mail_server() -> None:
+    result = manage("check", env=production_environment(EMAIL_HOST=""))
+
+    assert result.returncode != 0
+    assert "EMAIL_HOST must be set when DJANGO_DEBUG is off" in result.stderr
+    assert "printed to the console" in result.stderr
+    assert "Set it to the SMTP server that relays the site's mail" in result.stderr
+
+
+def test_production_refuses_to_start_without_its_address() -> None:
+    result = manage("check", env=production_environment(SITE_URL=""))
+
+    assert result.returncode != 0
+    assert "SITE_URL must be set when DJANGO_DEBUG is off" in result.stderr
+    assert "e.g. SITE_URL=https://ww5.example.org" in result.stderr
+    assert "EMAIL_HOST must be set" not in result.stderr
+
+
+def test_production_names_every_missing_setting_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    production = {**PRODUCTION}
+    del production["EMAIL_HOST"], production["SITE_URL"]
+
+    with pytest.raises(ImproperlyConfigured) as refused:
+        settings_for(monkeypatch, **production, EMAIL_HOST="  ")
+
+    assert "EMAIL_HOST must be set" in str(refused.value)
+    assert "SITE_URL must be set" in str(refused.value)
+
+
+def test_production_with_a_mail_server_and_an_address_starts(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    production = settings_for(monkeypatch, **PRODUCTION | {"SITE_URL": " https://ww5.example.org/"})
+
+    assert production["SITE_URL"] == "https://ww5.example.org"
+    assert production["MAIL_TRANSPORT"] == "django.core.mail.backends.smtp.EmailBackend"
+
+
+def test_while_debugging_links_go_to_localhost_and_mail_to_the_console(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    local = settings_for(monkeypatch)
+
+    assert local["DEBUG"] is True
+    assert local["SITE_URL"] == "http://localhost:8000"
+    assert local["MAIL_TRANSPORT"] == "django.core.mail.backends.console.EmailBackend"
+
+
+@pytest.mark.parametrize("address", ["ww5.example.org", "https://", "ftp://ww5.example.org"])
+def test_a_site_url_that_is_not_a_whole_address_is_refused(
+    monkeypatch: pytest.MonkeyPatch, address: str
+) -> None:
+    with pytest.raises(ImproperlyConfigured, match=f"SITE_URL={address!r} is not the site"):
+        settings_for(monkeypatch, SITE_URL=address)
 
 
 # --- flags and numbers from the environment ------------------------------------------------
