@@ -386,6 +386,23 @@ CELERY_TASK_EAGER_PROPAGATES = True
 # held wait for the outbox sweep (MAIL_SEND_LOST_AFTER_SECONDS), and a busy worker
 # leaves the queue to the idle ones.
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+# No task may hold a worker for ever (a hung connection, a runaway loop): at the soft
+# limit SoftTimeLimitExceeded is raised in the task, rolling back the transaction it is
+# in (a mail being sent records a failed attempt, retried later), and a task still
+# running at the hard limit has its worker process killed and replaced. Each task's work
+# is safe to redo: the sweeps take up what a stopped task left (bots after
+# BOT_STALLED_SECONDS, mail after MAIL_SEND_LOST_AFTER_SECONDS or, for a mail that was
+# sending, MAIL_CLAIM_EXPIRES_SECONDS, which is why that stays above the hard limit).
+# The longest task, play_bots, plays at most 200 bot decisions before it hands on to a
+# fresh task; 200 take 2-3 s against PostgreSQL, so 300 s leaves a hundredfold margin.
+CELERY_TASK_SOFT_TIME_LIMIT = env_float("CELERY_TASK_SOFT_TIME_LIMIT", 300)
+CELERY_TASK_TIME_LIMIT = env_float("CELERY_TASK_TIME_LIMIT", 360)
+if not 0 < CELERY_TASK_SOFT_TIME_LIMIT < CELERY_TASK_TIME_LIMIT:
+    raise ImproperlyConfigured(
+        f"CELERY_TASK_SOFT_TIME_LIMIT ({CELERY_TASK_SOFT_TIME_LIMIT:g} s) must be above 0 "
+        f"and below CELERY_TASK_TIME_LIMIT ({CELERY_TASK_TIME_LIMIT:g} s), so that a task "
+        "is asked to stop before it is killed."
+    )
 CELERY_TIMEZONE = TIME_ZONE
 # A broker that is down must not hold a request for long: a job handed over after a
 # commit is given up after these short retries (the periodic sweeps pick its work up).

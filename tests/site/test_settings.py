@@ -58,7 +58,7 @@ def settings_for(monkeypatch: pytest.MonkeyPatch, **environ: str) -> dict[str, A
     """The settings module run again, in this process, with only ``environ`` set of the
     site's variables; its names and values."""
     for name in list(os.environ):
-        if name.startswith("DJANGO_") or name in READ_HERE:
+        if name.startswith(("DJANGO_", "CELERY_")) or name in READ_HERE:
             monkeypatch.delenv(name)
     for name, value in environ.items():
         monkeypatch.setenv(name, value)
@@ -232,3 +232,38 @@ def test_a_number_that_is_not_one_is_refused_naming_the_variable(
         settings_for(monkeypatch, **{name: value})
 
     assert str(refused.value) == f"{name}={value!r} is not {kind}."
+
+
+# --- Celery tasks have time limits -----------------------------------------------------------
+
+
+def test_celery_tasks_are_stopped_after_five_minutes_and_killed_after_six(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    values = settings_for(monkeypatch)
+
+    assert (values["CELERY_TASK_SOFT_TIME_LIMIT"], values["CELERY_TASK_TIME_LIMIT"]) == (300, 360)
+
+
+def test_the_celery_app_takes_its_time_limits_from_the_settings() -> None:
+    from ww5site.celery import app
+
+    assert app.conf.task_soft_time_limit == settings.CELERY_TASK_SOFT_TIME_LIMIT
+    assert app.conf.task_time_limit == settings.CELERY_TASK_TIME_LIMIT
+    assert 0 < app.conf.task_soft_time_limit < app.conf.task_time_limit
+
+
+def test_celery_time_limits_come_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    values = settings_for(
+        monkeypatch, CELERY_TASK_SOFT_TIME_LIMIT="600", CELERY_TASK_TIME_LIMIT="660"
+    )
+
+    assert (values["CELERY_TASK_SOFT_TIME_LIMIT"], values["CELERY_TASK_TIME_LIMIT"]) == (600, 660)
+
+
+@pytest.mark.parametrize(("soft", "hard"), [("360", "360"), ("400", "360"), ("0", "360")])
+def test_a_soft_time_limit_not_below_the_hard_one_is_refused(
+    monkeypatch: pytest.MonkeyPatch, soft: str, hard: str
+) -> None:
+    with pytest.raises(ImproperlyConfigured, match="must be above 0 and below"):
+        settings_for(monkeypatch, CELERY_TASK_SOFT_TIME_LIMIT=soft, CELERY_TASK_TIME_LIMIT=hard)
