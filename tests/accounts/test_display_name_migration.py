@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -18,6 +19,15 @@ def migrate(targets: list[tuple[str, str]]) -> Any:
     executor.migrate(targets)
     executor.loader.build_graph()
     return executor.loader.project_state(targets).apps
+
+
+@pytest.fixture(autouse=True)
+def latest_schema_after() -> Iterator[None]:
+    """The tests after these share the test database: leave it migrated to the latest
+    migrations, not to AFTER (later migrations of the app would be missing)."""
+    yield
+    executor = MigrationExecutor(connection)
+    executor.migrate(executor.loader.graph.leaf_nodes())
 
 
 @pytest.mark.django_db(transaction=True)
