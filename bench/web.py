@@ -45,6 +45,10 @@ def server_env(database_url: str) -> dict[str, str]:
         DJANGO_ALLOWED_HOSTS="127.0.0.1,localhost",
         DJANGO_SECURE_SSL_REDIRECT="0",
         DJANGO_SETTINGS_MODULE="ww5site.settings",
+        # Production needs a mail server and its address; the bench's players have no
+        # address, so no mail is sent (bench.mail points these at its own server).
+        EMAIL_HOST="127.0.0.1",
+        SITE_URL="http://127.0.0.1",
     )
     env.pop("REDIS_URL", None)  # bots are not seated: no task does any work
     env.setdefault("CACHE_URL", "redis://127.0.0.1:6379/14")  # sessions read from Redis

@@ -13,7 +13,7 @@ from datetime import timedelta
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
-from games.engine import Board, State, apply_action, combat_odds, legal_actions
+from games.engine import Board, State, combat_odds, eliminates_mover, legal_actions
 from games.engine.board import SIZE_NAMES
 
 if TYPE_CHECKING:
@@ -287,29 +287,6 @@ class ChoiceGroup:
 
 def odds_text(odds: Fraction) -> str:
     return f"{odds.numerator}/{odds.denominator} ({float(odds) * 100:.1f}%)"
-
-
-def eliminates_mover(state: State, action: str) -> bool:
-    """R15: whether ``action`` leaves its player's home continent empty.
-
-    The action is tried with dice the attacker wins, since only a successful INVADE
-    moves the attacker out of its territory; when the defender then has a retreat to
-    choose, the attacker moves in whatever it chooses, so any choice tells.
-    """
-    me = state.to_move
-    verb = action.split(" ", 1)[0]
-    if me is None or verb not in ("move", "invade", "retreat"):
-        return False
-    dice: list[int] = []
-    if verb == "invade":
-        a, d = (state.board.territory_index[t] for t in action.split()[1:3])
-        attacker, defender = state.pieces[a], state.pieces[d]
-        assert attacker is not None and defender is not None
-        dice = [6] * attacker[1] + [1] * defender[1]
-    after, _ = apply_action(state, action, dice=dice)
-    if after.pending is not None and after.to_move != me:
-        after, _ = apply_action(after, after.legal[0])
-    return me in after.eliminated
 
 
 def choices(state: State, names: Names) -> list[ChoiceGroup]:

@@ -2,14 +2,19 @@
 
 Every setting has a working local default (SQLite, Celery tasks run in-process, mail
 printed to the console), so a fresh checkout runs with no configuration. With
-DJANGO_DEBUG=0 the site refuses to start without DJANGO_SECRET_KEY and turns on the
-HTTPS protections that `manage.py check --deploy` asks for.
+DJANGO_DEBUG=0 the site refuses to start without DJANGO_SECRET_KEY, a mail server
+(EMAIL_HOST) and its public address (SITE_URL), and turns on the HTTPS protections that
+`manage.py check --deploy` asks for. A flag or a number the environment gives in a form
+that is not clear stops the start too, naming the variable: a misspelled "off" must not
+quietly read as something else.
 """
 
+import math
 import os
 from datetime import timedelta
 from email.utils import getaddresses
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
@@ -17,11 +22,51 @@ from django.core.exceptions import ImproperlyConfigured
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 
+flag_values = {
+    **dict.fromkeys(("1", "true", "yes", "on"), True),
+    **dict.fromkeys(("0", "false", "no", "off"), False),
+}
+
+
 def env_bool(name: str, default: bool) -> bool:
+    """A flag: 1/0, true/false, yes/no or on/off, in any case; anything else stops the
+    start (ImproperlyConfigured), since a misspelled flag would otherwise read as off."""
     value = os.environ.get(name)
     if value is None:
         return default
-    return value.strip().lower() in {"1", "true", "yes", "on"}
+    flag = flag_values.get(value.strip().lower())
+    if flag is None:
+        raise ImproperlyConfigured(
+            f"{name}={value!r} is not a flag: set it to 1 or 0 "
+            "(true/false, yes/no and on/off are understood too)."
+        )
+    return flag
+
+
+def env_int(name: str, default: int) -> int:
+    """A whole number; anything else stops the start, naming the variable."""
+    value = os.environ.get(name)
+    if value is None:
+        return default
+    try:
+        return int(value.strip())
+    except ValueError:
+        raise ImproperlyConfigured(f"{name}={value!r} is not a whole number.") from None
+
+
+def env_float(name: str, default: float) -> float:
+    """A number (decimals allowed); anything else, infinity and NaN included, stops the
+    start, naming the variable."""
+    value = os.environ.get(name)
+    if value is None:
+        return default
+    try:
+        number = float(value.strip())
+    except ValueError:
+        number = math.nan
+    if not math.isfinite(number):
+        raise ImproperlyConfigured(f"{name}={value!r} is not a number.")
+    return number
 
 
 def env_list(name: str, default: list[str]) -> list[str]:
@@ -144,8 +189,8 @@ DEFAULT_FROM_EMAIL = os.environ.get("DJANGO_DEFAULT_FROM_EMAIL", "World War 5 <w
 # at most PASSWORD_RESET_PER_ADDRESS reset mails an hour, each client may ask at most
 # PASSWORD_RESET_PER_CLIENT times an hour: the form cannot be used to flood a mailbox.
 ACCOUNT_EMAIL_UNKNOWN_ACCOUNTS = False
-PASSWORD_RESET_PER_ADDRESS = int(os.environ.get("PASSWORD_RESET_PER_ADDRESS", "3"))
-PASSWORD_RESET_PER_CLIENT = int(os.environ.get("PASSWORD_RESET_PER_CLIENT", "10"))
+PASSWORD_RESET_PER_ADDRESS = env_int("PASSWORD_RESET_PER_ADDRESS", 3)
+PASSWORD_RESET_PER_CLIENT = env_int("PASSWORD_RESET_PER_CLIENT", 10)
 ACCOUNT_RATE_LIMITS = {
     # Failed sign-ins are limited by django-axes below, on the site and in the admin
     # alike; allauth's own count would be a second, different limit on the site only.
@@ -157,8 +202,8 @@ ACCOUNT_RATE_LIMITS = {
 # passwords in a row, signing in is refused with a 429 page until SIGN_IN_LOCKOUT_MINUTES
 # have passed without another try. Each refused try starts the wait again, so the page
 # can say when it ends. Failures are counted in the database, shared by every process.
-AXES_FAILURE_LIMIT = int(os.environ.get("SIGN_IN_FAILURE_LIMIT", "5"))
-AXES_COOLOFF_TIME = timedelta(minutes=float(os.environ.get("SIGN_IN_LOCKOUT_MINUTES", "15")))
+AXES_FAILURE_LIMIT = env_int("SIGN_IN_FAILURE_LIMIT", 5)
+AXES_COOLOFF_TIME = timedelta(minutes=env_float("SIGN_IN_LOCKOUT_MINUTES", 15))
 AXES_RESET_ON_SUCCESS = True
 AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = True
 # Counted per account and client together: a stranger's wrong passwords lock the account
@@ -175,7 +220,7 @@ AXES_DISABLE_ACCESS_LOG = True
 # says how many proxies stand in front, each adding the address it heard from to the
 # CLIENT_IP_HEADER; the client is that many entries from the header's right. 0 (no
 # proxy): the header is ignored, since a client can write anything in it.
-TRUSTED_PROXY_COUNT = int(os.environ.get("TRUSTED_PROXY_COUNT", "0"))
+TRUSTED_PROXY_COUNT = env_int("TRUSTED_PROXY_COUNT", 0)
 CLIENT_IP_HEADER = os.environ.get("CLIENT_IP_HEADER", "X-Forwarded-For")
 
 AUTH_PASSWORD_VALIDATORS = [
@@ -214,8 +259,8 @@ WHITENOISE_USE_FINDERS = WHITENOISE_AUTOREFRESH = DEBUG
 # SMTP server; without it (the local default) mail is printed to the console, and every
 # mail is listed at /mail/outbox/ while debugging.
 EMAIL_BACKEND = "mail.backends.OutboxBackend"
-EMAIL_HOST = os.environ.get("EMAIL_HOST", "")
-EMAIL_PORT = int(os.environ.get("EMAIL_PORT", "587"))
+EMAIL_HOST = os.environ.get("EMAIL_HOST", "").strip()
+EMAIL_PORT = env_int("EMAIL_PORT", 587)
 EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
 EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
 EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", True)
@@ -224,17 +269,17 @@ EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", True)
 EMAIL_TIMEOUT = 30
 # A mail still "sending" this long after its worker claimed it lost that worker (it was
 # killed): the outbox sweeper sends it again. Keep it far above EMAIL_TIMEOUT.
-MAIL_CLAIM_EXPIRES_SECONDS = int(os.environ.get("MAIL_CLAIM_EXPIRES_SECONDS", "600"))
+MAIL_CLAIM_EXPIRES_SECONDS = env_int("MAIL_CLAIM_EXPIRES_SECONDS", 600)
 # A mail still "queued" this long after it was due lost its send task (a worker killed
 # with the task taken but not started, a broker down at commit): the outbox sweeper
 # sends it. The broker itself would hand a killed worker's task on only after its
 # visibility timeout, an hour. Short: a live queue hands its tasks out in moments, and
 # the send's claim makes a task that turns up after all harmless.
-MAIL_SEND_LOST_AFTER_SECONDS = int(os.environ.get("MAIL_SEND_LOST_AFTER_SECONDS", "90"))
+MAIL_SEND_LOST_AFTER_SECONDS = env_int("MAIL_SEND_LOST_AFTER_SECONDS", 90)
 # A sender keeps its connection to the mail server open for its next mails: closed after
 # this long unused (a NOOP checks it before each use), or after this many mails.
-MAIL_CONNECTION_IDLE_SECONDS = int(os.environ.get("MAIL_CONNECTION_IDLE_SECONDS", "60"))
-MAIL_CONNECTION_MAX_MAILS = int(os.environ.get("MAIL_CONNECTION_MAX_MAILS", "100"))
+MAIL_CONNECTION_IDLE_SECONDS = env_int("MAIL_CONNECTION_IDLE_SECONDS", 60)
+MAIL_CONNECTION_MAX_MAILS = env_int("MAIL_CONNECTION_MAX_MAILS", 100)
 MAIL_TRANSPORT = (
     "django.core.mail.backends.smtp.EmailBackend"
     if EMAIL_HOST
@@ -275,8 +320,44 @@ LOGGING = {
     },
 }
 
-# Absolute links in mails (unsubscribe) start with this.
-SITE_URL = os.environ.get("SITE_URL", "http://localhost:8000").rstrip("/")
+# Absolute links in mails (decisions, unsubscribe) start with this. The localhost default
+# serves only while debugging: in production mailed links to it would lead nowhere.
+SITE_URL = os.environ.get("SITE_URL", "").strip().rstrip("/")
+if not SITE_URL and DEBUG:
+    SITE_URL = "http://localhost:8000"
+site = urlsplit(SITE_URL)
+if SITE_URL and not (site.scheme in ("http", "https") and site.netloc):
+    raise ImproperlyConfigured(
+        f"SITE_URL={os.environ['SITE_URL']!r} is not the site's address: give it whole, with "
+        "https:// (or http://) and the host name, e.g. https://ww5.example.org."
+    )
+
+# Production must reach its players: without a mail server every mail would be printed
+# to the console, and without its address every mailed link would lead to localhost.
+# The site would seem to work while no one heard from it, so it refuses to start.
+# (Lower-case names in this module are working values: Django takes only upper-case
+# ones as settings.)
+production_needs = {
+    "EMAIL_HOST": (
+        EMAIL_HOST,
+        "without it mail is printed to the console and never sent. Set it to the SMTP "
+        "server that relays the site's mail (with EMAIL_PORT, EMAIL_HOST_USER and "
+        "EMAIL_HOST_PASSWORD as that server needs).",
+    ),
+    "SITE_URL": (
+        SITE_URL,
+        "the links in mails would point to http://localhost:8000. Set it to the site's "
+        "public address, e.g. SITE_URL=https://ww5.example.org.",
+    ),
+}
+if not DEBUG:
+    missing = [
+        f"{name} must be set when DJANGO_DEBUG is off: {why}"
+        for name, (value, why) in production_needs.items()
+        if not value
+    ]
+    if missing:
+        raise ImproperlyConfigured("\n".join(missing))
 
 # A shared cache (Redis) when CACHE_URL is set: sessions are then read from it and
 # written through to the database (Django's "cached_db", which here falls back to the
@@ -305,6 +386,23 @@ CELERY_TASK_EAGER_PROPAGATES = True
 # held wait for the outbox sweep (MAIL_SEND_LOST_AFTER_SECONDS), and a busy worker
 # leaves the queue to the idle ones.
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+# No task may hold a worker for ever (a hung connection, a runaway loop): at the soft
+# limit SoftTimeLimitExceeded is raised in the task, rolling back the transaction it is
+# in (a mail being sent records a failed attempt, retried later), and a task still
+# running at the hard limit has its worker process killed and replaced. Each task's work
+# is safe to redo: the sweeps take up what a stopped task left (bots after
+# BOT_STALLED_SECONDS, mail after MAIL_SEND_LOST_AFTER_SECONDS or, for a mail that was
+# sending, MAIL_CLAIM_EXPIRES_SECONDS, which is why that stays above the hard limit).
+# The longest task, play_bots, plays at most 200 bot decisions before it hands on to a
+# fresh task; 200 take 2-3 s against PostgreSQL, so 300 s leaves a hundredfold margin.
+CELERY_TASK_SOFT_TIME_LIMIT = env_float("CELERY_TASK_SOFT_TIME_LIMIT", 300)
+CELERY_TASK_TIME_LIMIT = env_float("CELERY_TASK_TIME_LIMIT", 360)
+if not 0 < CELERY_TASK_SOFT_TIME_LIMIT < CELERY_TASK_TIME_LIMIT:
+    raise ImproperlyConfigured(
+        f"CELERY_TASK_SOFT_TIME_LIMIT ({CELERY_TASK_SOFT_TIME_LIMIT:g} s) must be above 0 "
+        f"and below CELERY_TASK_TIME_LIMIT ({CELERY_TASK_TIME_LIMIT:g} s), so that a task "
+        "is asked to stop before it is killed."
+    )
 CELERY_TIMEZONE = TIME_ZONE
 # A broker that is down must not hold a request for long: a job handed over after a
 # commit is given up after these short retries (the periodic sweeps pick its work up).
@@ -316,23 +414,23 @@ CELERY_TASK_PUBLISH_RETRY_POLICY = {
 }
 # A player is reminded of a pending decision when this share of its time is left
 # (0 turns reminders off).
-REMINDER_LEFT = float(os.environ.get("REMINDER_LEFT", "0.2"))
+REMINDER_LEFT = env_float("REMINDER_LEFT", 0.2)
 # How many days of absence a player may declare per calendar year.
-ABSENCE_DAYS_PER_YEAR = int(os.environ.get("ABSENCE_DAYS_PER_YEAR", "21"))
+ABSENCE_DAYS_PER_YEAR = env_int("ABSENCE_DAYS_PER_YEAR", 21)
 # One account cannot flood the lobby: how many of its games may wait for players at
 # once, and how many it may create in an hour (staff are not limited).
-OPEN_GAMES_PER_PLAYER = int(os.environ.get("OPEN_GAMES_PER_PLAYER", "5"))
-GAMES_CREATED_PER_HOUR = int(os.environ.get("GAMES_CREATED_PER_HOUR", "10"))
+OPEN_GAMES_PER_PLAYER = env_int("OPEN_GAMES_PER_PLAYER", 5)
+GAMES_CREATED_PER_HOUR = env_int("GAMES_CREATED_PER_HOUR", 10)
 # The local hour at which a digest player's daily digest is sent.
-DIGEST_HOUR = int(os.environ.get("DIGEST_HOUR", "7"))
+DIGEST_HOUR = env_int("DIGEST_HOUR", 7)
 
 # Deadlines are indexed columns swept by this periodic task (celery beat), never tasks
 # scheduled hours ahead.
 # PERIODIC_JOBS_EVERY: how often, in seconds, each sweep runs.
-PERIODIC_JOBS_EVERY = float(os.environ.get("PERIODIC_JOBS_EVERY", "60"))
+PERIODIC_JOBS_EVERY = env_float("PERIODIC_JOBS_EVERY", 60)
 # A bot seat still waiting this long after its decision fell due lost its job (the
 # broker was down, a worker died): the bot sweep starts it again.
-BOT_STALLED_SECONDS = float(os.environ.get("BOT_STALLED_SECONDS", "60"))
+BOT_STALLED_SECONDS = env_float("BOT_STALLED_SECONDS", 60)
 CELERY_BEAT_SCHEDULE = {
     "sweep-deadlines": {"task": "games.tasks.sweep_deadlines", "schedule": PERIODIC_JOBS_EVERY},
     "sweep-reminders": {"task": "games.tasks.sweep_reminders", "schedule": PERIODIC_JOBS_EVERY},
@@ -341,11 +439,17 @@ CELERY_BEAT_SCHEDULE = {
     "send-digests": {"task": "games.tasks.send_digests", "schedule": PERIODIC_JOBS_EVERY},
 }
 
+# The HTTPS settings apply in production only, but are read, and so checked, whatever
+# DJANGO_DEBUG says.
+ssl_redirect = env_bool("DJANGO_SECURE_SSL_REDIRECT", True)
+# Start low and raise once HTTPS is known to work everywhere: browsers remember it.
+hsts_seconds = env_int("DJANGO_SECURE_HSTS_SECONDS", 3600)
+hsts_include_subdomains = env_bool("DJANGO_SECURE_HSTS_INCLUDE_SUBDOMAINS", True)
+hsts_preload = env_bool("DJANGO_SECURE_HSTS_PRELOAD", True)
 if not DEBUG:
-    SECURE_SSL_REDIRECT = env_bool("DJANGO_SECURE_SSL_REDIRECT", True)
+    SECURE_SSL_REDIRECT = ssl_redirect
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True
-    # Start low and raise once HTTPS is known to work everywhere: browsers remember it.
-    SECURE_HSTS_SECONDS = int(os.environ.get("DJANGO_SECURE_HSTS_SECONDS", "3600"))
-    SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("DJANGO_SECURE_HSTS_INCLUDE_SUBDOMAINS", True)
-    SECURE_HSTS_PRELOAD = env_bool("DJANGO_SECURE_HSTS_PRELOAD", True)
+    SECURE_HSTS_SECONDS = hsts_seconds
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = hsts_include_subdomains
+    SECURE_HSTS_PRELOAD = hsts_preload

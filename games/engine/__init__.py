@@ -6,9 +6,11 @@ Implements ``shared/rules/world-war-5.md`` (R1–R31) with the text formats of
 
 from .board import BOARDS, Board, BoardError, load_boards
 from .errors import DiceError, IllegalAction, PositionError
+from .lookahead import eliminates_mover
 from .notation import parse_action
 from .odds import combat_odds
 from .position import dump_position, load_position
+from .ranking import competition_ranks, finishing_order
 from .rules import (
     Event,
     ManyPlayersWarning,
@@ -32,7 +34,10 @@ __all__ = [
     "State",
     "apply_action",
     "combat_odds",
+    "competition_ranks",
     "dump_position",
+    "eliminates_mover",
+    "finishing_order",
     "forfeit",
     "legal_actions",
     "load_boards",

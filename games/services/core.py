@@ -335,32 +335,9 @@ def _queue_mails(game: Game, state: State, move: Move | None, decision_due: bool
 
 
 def _finishing_order(state: State, game: Game) -> list[list[str]]:
-    """1 for the winner; players still in the game next; then the eliminated, the later
-    the better (eliminated together: tied); forfeiters below everyone eliminated in
-    play, the later the better (R31)."""
-    eliminated_in_play: list[list[str]] = []
-    forfeited: list[str] = []
-    for move in game.moves.order_by("number"):
-        forfeit = move.action.startswith("forfeit ")
-        for event in move.events:
-            if event["type"] != "eliminated":
-                continue
-            if forfeit:  # the first elimination of a forfeit move is the forfeiter's own
-                forfeited += event["players"]
-                forfeit = False
-            else:
-                eliminated_in_play.append(list(event["players"]))
-    survivors = [
-        p.name
-        for i, p in enumerate(state.players)
-        if i not in state.eliminated and i != state.winner
-    ]
-    order: list[list[str]] = []
-    if state.winner is not None:
-        order.append([state.players[state.winner].name])
-    if survivors:
-        order.append(survivors)
-    return order + list(reversed(eliminated_in_play)) + [[n] for n in reversed(forfeited)]
+    """The engine's finishing order (R24, R31) of a finished game, from its move log."""
+    history = [(move.action, move.events) for move in game.moves.order_by("number")]
+    return engine.finishing_order(state, history)
 
 
 def _rank_seats(game: Game, order: list[list[str]]) -> dict[int, int | None]:

@@ -12,7 +12,7 @@ from django.db import transaction
 from django.db.models import Max, Q
 
 from games import engine
-from games.describe import eliminates_mover
+from games.engine import eliminates_mover
 from games.engine.bots import BOTS
 from games.errors import GameError, NeedsConfirmation, NotYourDecision, StaleForm
 from games.models import Game, Move, Seat

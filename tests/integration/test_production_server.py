@@ -37,13 +37,19 @@ STYLESHEET = re.compile(r'<link rel="stylesheet" href="(/static/css/site\.[0-9a-
 
 
 def production_env(**values: str) -> dict[str, str]:
-    """Production settings for 127.0.0.1, without HTTPS (no proxy in front here)."""
+    """Production settings for 127.0.0.1, without HTTPS (no proxy in front here). A mail
+    server and the site's address are required; unless a test gives its own, mail would
+    go to an SMTP server on 127.0.0.1 (the pages served here send none)."""
     env = subprocess_env(
-        DJANGO_DEBUG="0",
-        DJANGO_SECRET_KEY=django_settings.SECRET_KEY,
-        DJANGO_ALLOWED_HOSTS="127.0.0.1",
-        DJANGO_SECURE_SSL_REDIRECT="0",
-        **values,
+        **{
+            "DJANGO_DEBUG": "0",
+            "DJANGO_SECRET_KEY": django_settings.SECRET_KEY,
+            "DJANGO_ALLOWED_HOSTS": "127.0.0.1",
+            "DJANGO_SECURE_SSL_REDIRECT": "0",
+            "EMAIL_HOST": "127.0.0.1",
+            "SITE_URL": "http://127.0.0.1",
+            **values,
+        }
     )
     for name in ("REDIS_URL", "CACHE_URL", "DJANGO_ADMINS"):
         if name not in values:
