@@ -5,6 +5,8 @@ All writes go through ``tournaments.services``.
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 from django.conf import settings
 from django.db import models
 from django.utils import timezone
@@ -63,3 +65,250 @@ class Membership(models.Model):
     @property
     def is_organiser(self) -> bool:
         return self.role == self.Role.ORGANISER and self.status == self.Status.ACTIVE
+
+
+class Tournament(models.Model):
+    """An event of a league: its format, the options of its games, registration and
+    check-in, and its rounds. Its games always use the strict setup (R7), never the
+    R19 house variant."""
+
+    class Format(models.TextChoices):
+        SWISS = "swiss", "Swiss in pods"
+        SWISS_CUT = "swiss_cut", "Swiss, then a top cut"
+        ROUND_ROBIN = "round_robin", "Round robin"
+        ELIMINATION = "elimination", "Elimination in pods"
+
+    class Status(models.TextChoices):
+        DRAFT = "draft", "Being prepared"
+        REGISTRATION = "registration", "Registration open"
+        RUNNING = "running", "Running"
+        PAUSED = "paused", "Paused"
+        FINISHED = "finished", "Finished"
+
+    class Points(models.TextChoices):
+        WIN_ONLY = "win", "Win 5, else 0"
+        BY_PLACE = "place", "5/3/2/1 by place (scaled for smaller tables)"
+
+    class FirstPlayer(models.TextChoices):
+        BALANCED = "balanced", "Seats balanced over the event"
+        ROLL = "roll", "The R5 roll decides who goes first"
+
+    class Adjudication(models.TextChoices):
+        TERRITORIES = (
+            "territories",
+            ("Territories held, then the size of pieces on the board, then elimination order"),
+        )
+        PIECES = (
+            "pieces",
+            ("Size of pieces on the board, then territories held, then elimination order"),
+        )
+
+    league = models.ForeignKey(League, on_delete=models.PROTECT, related_name="tournaments")
+    name = models.CharField(max_length=100)
+    slug = models.SlugField(max_length=100)
+    description = models.TextField(blank=True)
+    format = models.CharField(max_length=15, choices=Format, default=Format.SWISS)
+    is_public = models.BooleanField(default=True)
+    status = models.CharField(max_length=15, choices=Status, default=Status.DRAFT, db_index=True)
+
+    # The games: the options every table gets (games.options.GameOptions, strict setup).
+    board = models.CharField(max_length=40, default="original")
+    time_control = models.CharField(max_length=10, default="fixed")
+    decision_time = models.DurationField(default=timedelta(days=2))
+    retreat_time = models.DurationField(default=timedelta(hours=12))
+    bank_time = models.DurationField(default=timedelta(days=5))
+    increment = models.DurationField(default=timedelta(days=1))
+    missed_limit = models.PositiveSmallIntegerField(default=3)
+    absence_pauses_clock = models.BooleanField(default=True)
+
+    # The rounds.
+    table_size = models.PositiveSmallIntegerField(
+        default=4, help_text="Players per table; smaller tables fill the field (3s for 4)"
+    )
+    two_player_tables = models.BooleanField(
+        default=False, help_text="Allow tables of two when the field needs them"
+    )
+    rounds = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="Swiss rounds; empty: the recommended number"
+    )
+    cut_size = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="Swiss, then a top cut: how many play the cut"
+    )
+    advance_per_table = models.PositiveSmallIntegerField(
+        default=1, help_text="Elimination: how many of each table advance"
+    )
+    points = models.CharField(max_length=10, choices=Points, default=Points.BY_PLACE)
+    first_player = models.CharField(
+        max_length=10, choices=FirstPlayer, default=FirstPlayer.BALANCED
+    )
+    round_time = models.DurationField(
+        default=timedelta(days=14), help_text="A round's deadline, from its start"
+    )
+    adjudication = models.CharField(
+        max_length=15,
+        choices=Adjudication,
+        default=Adjudication.TERRITORIES,
+        help_text="House rule (R28): how games still running at a round's deadline are ranked",
+    )
+
+    # Registration.
+    registration_closes_at = models.DateTimeField(null=True, blank=True)
+    cap = models.PositiveIntegerField(
+        null=True, blank=True, help_text="At most this many players; later ones wait"
+    )
+    check_in_opens_at = models.DateTimeField(null=True, blank=True)
+    starts_at = models.DateTimeField(
+        null=True, blank=True, help_text="Check-in closes and round 1 is paired"
+    )
+    late_join_until_round = models.PositiveSmallIntegerField(
+        default=0, help_text="Players may still join before this round (0: not after the start)"
+    )
+
+    seed = models.BigIntegerField(help_text="Every pairing and draw of the event follows it")
+    created_at = models.DateTimeField(default=timezone.now)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        constraints = [
+            models.UniqueConstraint(fields=["league", "slug"], name="tournament_slug_per_league")
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Entry(models.Model):
+    """A player (or, for tests and casual events, a bot) in a tournament."""
+
+    class Status(models.TextChoices):
+        REGISTERED = "registered", "Registered"
+        WAITING = "waiting", "On the waiting list"
+        CHECKED_IN = "checked_in", "Checked in"
+        WITHDRAWN = "withdrawn", "Withdrawn"
+        DROPPED = "dropped", "Dropped"
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="entries")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="tournament_entries",
+    )
+    bot = models.CharField(max_length=10, blank=True)
+    status = models.CharField(max_length=12, choices=Status, default=Status.REGISTERED)
+    registered_at = models.DateTimeField(default=timezone.now)
+    checked_in_at = models.DateTimeField(null=True, blank=True)
+    joined_round = models.PositiveSmallIntegerField(
+        default=1, help_text="The first round the player could play (a late join)"
+    )
+    left_after_round = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="Withdrawn or dropped after this round"
+    )
+    note = models.CharField(max_length=200, blank=True, help_text="Why dropped or reinstated")
+
+    class Meta:
+        ordering = ["tournament", "registered_at", "pk"]
+        verbose_name_plural = "entries"
+        constraints = [
+            models.UniqueConstraint(
+                fields=["tournament", "user"],
+                condition=models.Q(user__isnull=False),
+                name="one_entry_per_player",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def name(self) -> str:
+        if self.user is None:
+            return f"{self.bot.capitalize()} bot {self.pk}"
+        profile = getattr(self.user, "profile", None)
+        return (profile.display_name if profile else "") or self.user.get_username()
+
+    @property
+    def plays(self) -> bool:
+        """Still paired in the rounds to come."""
+        return self.status in (self.Status.REGISTERED, self.Status.CHECKED_IN)
+
+
+class Round(models.Model):
+    class Status(models.TextChoices):
+        RUNNING = "running", "Running"
+        FINISHED = "finished", "Finished"
+
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="rounds_played"
+    )
+    number = models.PositiveSmallIntegerField()
+    stage = models.CharField(max_length=15, default="swiss")
+    status = models.CharField(max_length=10, choices=Status, default=Status.RUNNING, db_index=True)
+    seed = models.BigIntegerField()
+    # What chose the pairing and the seating (repeats, score spread, seat history).
+    costs = models.JSONField(default=dict, blank=True)
+    started_at = models.DateTimeField(default=timezone.now)
+    deadline = models.DateTimeField(db_index=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["tournament", "number"]
+        constraints = [
+            # A retried or repeated job can never make a round twice.
+            models.UniqueConstraint(fields=["tournament", "number"], name="round_once")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.tournament}, round {self.number}"
+
+
+class Table(models.Model):
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="tables")
+    number = models.PositiveSmallIntegerField()
+    game = models.OneToOneField(
+        "games.Game", on_delete=models.PROTECT, related_name="tournament_table"
+    )
+    # The finishing order by entry id, best first, tied entries in one group; empty while
+    # the game runs.
+    result = models.JSONField(default=list, blank=True)
+    result_source = models.CharField(
+        max_length=12, blank=True, help_text="game, adjudicated or corrected"
+    )
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["round", "number"]
+        constraints = [models.UniqueConstraint(fields=["round", "number"], name="table_once")]
+
+    def __str__(self) -> str:
+        return f"{self.round}, table {self.number}"
+
+
+class TableSeat(models.Model):
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
+    entry = models.ForeignKey(Entry, on_delete=models.PROTECT, related_name="seats")
+    number = models.PositiveSmallIntegerField()
+    home = models.CharField(max_length=40)
+
+    class Meta:
+        ordering = ["table", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "entry"], name="one_seat_per_entry"),
+            models.UniqueConstraint(fields=["table", "number"], name="table_seat_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table}, seat {self.number}"
+
+
+class Bye(models.Model):
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="byes")
+    entry = models.ForeignKey(Entry, on_delete=models.PROTECT, related_name="byes")
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["round", "entry"], name="bye_once")]
+
+    def __str__(self) -> str:
+        return f"{self.round}: a bye for {self.entry}"
