@@ -128,7 +128,7 @@ class Tournament(models.Model):
     two_player_tables = models.BooleanField(
         default=False, help_text="Allow tables of two when the field needs them"
     )
-    rounds = models.PositiveSmallIntegerField(
+    swiss_rounds = models.PositiveSmallIntegerField(
         null=True, blank=True, help_text="Swiss rounds; empty: the recommended number"
     )
     cut_size = models.PositiveSmallIntegerField(
@@ -240,9 +240,7 @@ class Round(models.Model):
         RUNNING = "running", "Running"
         FINISHED = "finished", "Finished"
 
-    tournament = models.ForeignKey(
-        Tournament, on_delete=models.CASCADE, related_name="rounds_played"
-    )
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="rounds")
     number = models.PositiveSmallIntegerField()
     stage = models.CharField(max_length=15, default="swiss")
     status = models.CharField(max_length=10, choices=Status, default=Status.RUNNING, db_index=True)

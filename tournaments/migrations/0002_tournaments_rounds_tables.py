@@ -99,7 +99,7 @@ class Migration(migrations.Migration):
                 ('absence_pauses_clock', models.BooleanField(default=True)),
                 ('table_size', models.PositiveSmallIntegerField(default=4, help_text='Players per table; smaller tables fill the field (3s for 4)')),
                 ('two_player_tables', models.BooleanField(default=False, help_text='Allow tables of two when the field needs them')),
-                ('rounds', models.PositiveSmallIntegerField(blank=True, help_text='Swiss rounds; empty: the recommended number', null=True)),
+                ('swiss_rounds', models.PositiveSmallIntegerField(blank=True, help_text='Swiss rounds; empty: the recommended number', null=True)),
                 ('cut_size', models.PositiveSmallIntegerField(blank=True, help_text='Swiss, then a top cut: how many play the cut', null=True)),
                 ('advance_per_table', models.PositiveSmallIntegerField(default=1, help_text='Elimination: how many of each table advance')),
                 ('points', models.CharField(choices=[('win', 'Win 5, else 0'), ('place', '5/3/2/1 by place (scaled for smaller tables)')], default='place', max_length=10)),
@@ -123,7 +123,7 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name='round',
             name='tournament',
-            field=models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='rounds_played', to='tournaments.tournament'),
+            field=models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='rounds', to='tournaments.tournament'),
         ),
         migrations.AddField(
             model_name='entry',
