@@ -7,6 +7,7 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from accounts.digest_times import schedule
 from accounts.models import TIME_ZONES, Profile, taken_message
 
 
@@ -24,8 +25,6 @@ def update_profile(
 ) -> Profile:
     """Save the player's profile; ``zone_chosen``: the time zone is the player's choice
     (a browser's zone no longer replaces it)."""
-    from games.digests import schedule
-
     profile = profile_for(user)
     profile.display_name = display_name.strip()
     profile.time_zone = time_zone
@@ -62,8 +61,6 @@ def detect_time_zone(user: AbstractBaseUser, zone: str) -> bool:
         profile = Profile.objects.select_for_update().get(pk=profile_for(user).pk)
         if profile.time_zone_chosen or profile.time_zone == zone:
             return False
-        from games.digests import schedule
-
         profile.time_zone = zone
         schedule(profile, timezone.now())  # the digest hour is the player's own
         profile.save(update_fields=["time_zone", "digest_due_at", "digest_covered_to"])
