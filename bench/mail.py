@@ -271,7 +271,7 @@ def render_all(games: list[Any]) -> list[dict[str, Any]]:
                     "to_user": user,
                     "game": game,
                     "unsubscribe_url": unsubscribe_url(user),
-                    "inline_board": notify.board_spec(game, context["names"]),
+                    "inline_part": (notify.BOARD_PART, notify.board_spec(game, context["names"])),
                 }
             )
     return rendered
@@ -310,7 +310,7 @@ def queue(
                     game=mail["game"],
                     dedup_key=f"bench-decision:{n}",
                     unsubscribe_url=mail["unsubscribe_url"],
-                    inline_board=mail["inline_board"],
+                    inline_part=mail["inline_part"],
                 )
                 assert made is not None
                 queued += 1

@@ -6,7 +6,7 @@ written to the outbox as kind "account" and delivered like every other mail, by 
 send task through ``MAIL_TRANSPORT``.
 
 Without a mail server, ``MAIL_TRANSPORT`` is ``ConsoleBackend``: it prints each mail's
-headers and text, and one line for each other part (the HTML, the board picture),
+headers and text, and one line for each other part (the HTML, an inline picture),
 rather than pages of base64; the development outbox page shows the whole mail.
 """
 

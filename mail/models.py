@@ -60,11 +60,14 @@ class OutgoingMail(models.Model):
         unique=True,
         help_text="At most one mail per key, e.g. one 'your decision' mail per decision.",
     )
-    inline_board = models.JSONField(
-        null=True,
+    inline_kind = models.CharField(
+        max_length=40,
         blank=True,
-        help_text="A board drawn as a picture in the HTML part when the mail is sent: "
-        "its board id, position (contract format) and player names.",
+        help_text="A picture the HTML part shows inline, drawn when the mail is sent: the "
+        "kind registered with mail.parts that draws it (e.g. board); empty: none.",
+    )
+    inline_spec = models.JSONField(
+        null=True, blank=True, help_text="What the kind's renderer draws the picture from."
     )
     status = models.CharField(max_length=10, choices=Status, default=Status.QUEUED, db_index=True)
     attempts = models.PositiveSmallIntegerField(default=0)

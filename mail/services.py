@@ -39,6 +39,7 @@ from django.utils.html import linebreaks, urlize
 
 from accounts.models import Profile
 from accounts.services import profile_for, update_profile
+from mail import parts
 from mail.models import OutgoingMail
 from ww5site import rows
 
@@ -114,14 +115,18 @@ def queue_mail(
     dedup_key: str | None = None,
     unsubscribe_url: str | None = None,
     from_address: str = "",
-    inline_board: dict[str, Any] | None = None,
+    inline_part: tuple[str, dict[str, Any]] | None = None,
 ) -> OutgoingMail | None:
     """Put a mail in the outbox, in the caller's transaction; it is sent after commit.
 
     Returns None, and writes nothing, when a mail with this ``dedup_key`` exists already
     (also one another transaction is committing right now). An empty ``html`` is made
-    from ``text``.
+    from ``text``. ``inline_part``: the kind and spec of a picture the HTML part shows
+    (``mail.parts``), drawn when the mail is sent.
     """
+    inline_kind, inline_spec = inline_part or ("", None)
+    if inline_kind and not parts.is_registered(inline_kind):
+        raise ValueError(f"no renderer is registered for inline parts of kind {inline_kind!r}")
     if dedup_key is not None and _key_taken(dedup_key):
         return None
     now = timezone.now()
@@ -139,7 +144,8 @@ def queue_mail(
         message_id=new_message_id(),
         unsubscribe_url=unsubscribe_url or "",
         dedup_key=dedup_key,
-        inline_board=inline_board,
+        inline_kind=inline_kind,
+        inline_spec=inline_spec,
         next_attempt_at=now,
         created_at=now,
     )
@@ -232,31 +238,26 @@ def build_message(mail: OutgoingMail) -> EmailMultiAlternatives:
         headers=headers,
     )
     message.attach_alternative(mail.body_html, "text/html")
-    if mail.inline_board:
-        picture = board_picture_of(mail)
-        if picture is not None:
-            # The HTML part shows it by its Content-ID; the mail becomes multipart/related.
-            image = MIMEImage(picture, "png")
-            image.add_header("Content-ID", f"<{BOARD_CID}>")
-            image.add_header("Content-Disposition", "inline", filename="board.png")
-            message.mixed_subtype = "related"
-            message.attach(image)
+    part = inline_part_of(mail) if mail.inline_kind else None
+    if part is not None:
+        # The HTML part shows it by its Content-ID; the mail becomes multipart/related.
+        image = MIMEImage(part.content, part.subtype)
+        image.add_header("Content-ID", f"<{parts.content_id(mail.inline_kind)}>")
+        image.add_header("Content-Disposition", "inline", filename=part.filename)
+        message.mixed_subtype = "related"
+        message.attach(image)
     return message
 
 
-# The Content-ID by which a mail's HTML part shows its board picture (``cid:...``).
-BOARD_CID = "board@ww5"
-
-
-def board_picture_of(mail: OutgoingMail) -> bytes | None:
-    """The mail's board as a PNG, drawn now; None (the mail goes without it, its text
-    has the board in words) if it cannot be drawn."""
-    from games.notify import board_picture
-
+def inline_part_of(mail: OutgoingMail) -> parts.InlinePart | None:
+    """The mail's inline picture, drawn now; None if it cannot be drawn: the mail then
+    goes without it (a picture only shows what the text says in words)."""
     try:
-        return board_picture(mail.inline_board or {})
+        return parts.render_inline_part(mail.inline_kind, mail.inline_spec or {})
     except Exception:
-        logger.exception("the board picture of mail %s cannot be drawn", mail.pk)
+        logger.exception(
+            "the inline %s picture of mail %s cannot be drawn", mail.inline_kind, mail.pk
+        )
         return None
 
 

@@ -54,7 +54,7 @@ def test_a_mail_with_the_board_prints_its_text_and_a_line_for_the_picture(
         "<p>Hello alice, it is <b>your turn</b>.</p>",
         kind="decision",
         to_user=alice,
-        inline_board=board,
+        inline_part=("board", board),
     )
     assert mail is not None
 
