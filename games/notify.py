@@ -168,7 +168,7 @@ def _queue_to(
         *render_mail(name, context, user),
         kind=kind,
         to_user=user,
-        game=context["game"],
+        thread=thread_for(context["game"]),
         dedup_key=dedup_key,
         unsubscribe_url=unsubscribe_url(user),
         inline_part=(BOARD_PART, board) if board is not None else None,
@@ -334,6 +334,11 @@ def queue_event_mails(game: Game, move: Move, state: State, seats: list[Seat]) -
             "link": game_url(game),
         }
         _queue(seat, "event", "event", context, f"event:{game.pk}:{move.number}:{seat.pk}")
+
+
+def thread_for(game: Game) -> str:
+    """The key under which the outbox threads a game's mails."""
+    return f"game-{game.pk}"
 
 
 def game_url(game: Game) -> str:

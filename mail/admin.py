@@ -19,6 +19,7 @@ class OutgoingMailAdmin(admin.ModelAdmin):
         "to_address",
         "subject",
         "kind",
+        "thread",
         "status",
         "attempts",
         "created_at",
@@ -26,8 +27,8 @@ class OutgoingMailAdmin(admin.ModelAdmin):
         "next_attempt_at",
     )
     list_filter = ("status", "kind")
-    search_fields = ("to_address", "subject", "message_id", "dedup_key")
-    list_select_related = ("to_user", "game")
+    search_fields = ("to_address", "subject", "message_id", "dedup_key", "thread")
+    list_select_related = ("to_user",)
     date_hierarchy = "created_at"
     actions = ["requeue"]
     fields = (
@@ -36,7 +37,6 @@ class OutgoingMailAdmin(admin.ModelAdmin):
         "from_address",
         "kind",
         "subject",
-        "game",
         "thread",
         "message_id",
         "dedup_key",

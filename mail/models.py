@@ -18,6 +18,12 @@ from django.utils import timezone
 LINK = re.compile(r"https?://[^\s<>\"']+")
 
 
+class OutgoingMailQuerySet(models.QuerySet["OutgoingMail"]):
+    def of_thread(self, thread: str) -> OutgoingMailQuerySet:
+        """The mails threaded under this key (e.g. a game's)."""
+        return self.filter(thread=thread)
+
+
 class OutgoingMail(models.Model):
     class Status(models.TextChoices):
         QUEUED = "queued", "Queued"
@@ -41,15 +47,11 @@ class OutgoingMail(models.Model):
     subject = models.CharField(max_length=998)
     body_text = models.TextField()
     body_html = models.TextField()
-    game = models.ForeignKey(
-        "games.Game",
-        null=True,
-        blank=True,
-        on_delete=models.SET_NULL,
-        related_name="outgoing_mails",
-    )
     thread = models.CharField(
-        max_length=100, blank=True, help_text="Mails with the same key are threaded together."
+        max_length=100,
+        blank=True,
+        db_index=True,
+        help_text="Mails with the same key are threaded together, e.g. game-12 for a game's.",
     )
     message_id = models.CharField(max_length=255, unique=True)
     unsubscribe_url = models.CharField(max_length=500, blank=True)
@@ -76,6 +78,8 @@ class OutgoingMail(models.Model):
     last_error = models.TextField(blank=True)
     created_at = models.DateTimeField(default=timezone.now)
     sent_at = models.DateTimeField(null=True, blank=True)
+
+    objects = OutgoingMailQuerySet.as_manager()
 
     class Meta:
         ordering = ["-id"]

@@ -20,7 +20,7 @@ from collections.abc import Iterable
 from datetime import datetime, timedelta
 from email.mime.image import MIMEImage
 from email.utils import format_datetime, parseaddr
-from typing import TYPE_CHECKING, Any
+from typing import Any
 from uuid import uuid4
 
 from django.conf import settings
@@ -42,9 +42,6 @@ from accounts.services import profile_for, update_profile
 from mail import parts
 from mail.models import OutgoingMail
 from ww5site import rows
-
-if TYPE_CHECKING:
-    from games.models import Game
 
 logger = logging.getLogger(__name__)
 
@@ -85,10 +82,6 @@ def new_message_id() -> str:
     return f"<{uuid4().hex}@{mail_domain()}>"
 
 
-def thread_for(game: Game) -> str:
-    return f"game-{game.pk}"
-
-
 def thread_root_id(thread: str) -> str:
     """The Message-ID every mail of a thread replies to, so mail clients group them."""
     return f"<{thread}@{mail_domain()}>"
@@ -111,7 +104,7 @@ def queue_mail(
     *,
     kind: str,
     to_user: AbstractBaseUser | None = None,
-    game: Game | None = None,
+    thread: str = "",
     dedup_key: str | None = None,
     unsubscribe_url: str | None = None,
     from_address: str = "",
@@ -121,8 +114,9 @@ def queue_mail(
 
     Returns None, and writes nothing, when a mail with this ``dedup_key`` exists already
     (also one another transaction is committing right now). An empty ``html`` is made
-    from ``text``. ``inline_part``: the kind and spec of a picture the HTML part shows
-    (``mail.parts``), drawn when the mail is sent.
+    from ``text``. ``thread``: the key of the thread the mail belongs to (e.g. a game's),
+    which its In-Reply-To and References headers name. ``inline_part``: the kind and
+    spec of a picture the HTML part shows (``mail.parts``), drawn when the mail is sent.
     """
     inline_kind, inline_spec = inline_part or ("", None)
     if inline_kind and not parts.is_registered(inline_kind):
@@ -139,8 +133,7 @@ def queue_mail(
         subject=" ".join(subject.split()),
         body_text=text,
         body_html=html or text_to_html(text),
-        game=game,
-        thread=thread_for(game) if game is not None else "",
+        thread=thread,
         message_id=new_message_id(),
         unsubscribe_url=unsubscribe_url or "",
         dedup_key=dedup_key,

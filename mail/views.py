@@ -34,7 +34,7 @@ def outbox(request: HttpRequest) -> HttpResponse:
 
 def outbox_detail(request: HttpRequest, mail_id: int) -> HttpResponse:
     _check_outbox_visible(request)
-    mail = get_object_or_404(OutgoingMail.objects.select_related("game", "to_user"), pk=mail_id)
+    mail = get_object_or_404(OutgoingMail.objects.select_related("to_user"), pk=mail_id)
     html = mail.body_html
     picture_url = ""
     if mail.inline_kind:

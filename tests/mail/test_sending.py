@@ -12,6 +12,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.utils import timezone
 
 from games import services as games
+from games.notify import thread_for
 from mail import services, tasks
 from mail.models import OutgoingMail
 from mail.services import RETRY_DELAYS, queue_mail, send_now, sweep_outbox
@@ -71,7 +72,11 @@ def test_a_sent_mail_has_a_text_and_an_html_part_and_its_message_id(outbox: list
 def test_the_mails_of_one_game_thread_together(outbox: list, alice: AbstractBaseUser) -> None:
     game = games.create_game(alice)
     other = games.create_game(alice)
-    mails = [queued(game=game), queued(game=game), queued(game=other)]
+    mails = [
+        queued(thread=thread_for(game)),
+        queued(thread=thread_for(game)),
+        queued(thread=thread_for(other)),
+    ]
 
     for mail in mails:
         send_now(mail.pk)
