@@ -35,6 +35,7 @@ class OutgoingMailAdmin(admin.ModelAdmin):
         "to_address",
         "to_user",
         "from_address",
+        "reply_to",
         "kind",
         "subject",
         "thread",

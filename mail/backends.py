@@ -59,7 +59,7 @@ class OutboxBackend(BaseEmailBackend):
 
 
 # The headers the console shows of each mail.
-CONSOLE_HEADERS = ("From", "To", "Subject", "Date", "Message-ID", "List-Unsubscribe")
+CONSOLE_HEADERS = ("From", "To", "Reply-To", "Subject", "Date", "Message-ID", "List-Unsubscribe")
 
 
 class ConsoleBackend(DjangoConsoleBackend):

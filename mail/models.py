@@ -43,6 +43,11 @@ class OutgoingMail(models.Model):
     from_address = models.CharField(
         max_length=320, blank=True, help_text="Empty: the site's DEFAULT_FROM_EMAIL."
     )
+    reply_to = models.CharField(
+        max_length=320,
+        blank=True,
+        help_text="Where the reader's replies go (Reply-To); empty: to the sender.",
+    )
     kind = models.CharField(max_length=20, help_text="What the mail is about, e.g. decision.")
     subject = models.CharField(max_length=998)
     body_text = models.TextField()

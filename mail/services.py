@@ -108,6 +108,7 @@ def queue_mail(
     dedup_key: str | None = None,
     unsubscribe_url: str | None = None,
     from_address: str = "",
+    reply_to: str = "",
     inline_part: tuple[str, dict[str, Any]] | None = None,
 ) -> OutgoingMail | None:
     """Put a mail in the outbox, in the caller's transaction; it is sent after commit.
@@ -115,8 +116,9 @@ def queue_mail(
     Returns None, and writes nothing, when a mail with this ``dedup_key`` exists already
     (also one another transaction is committing right now). An empty ``html`` is made
     from ``text``. ``thread``: the key of the thread the mail belongs to (e.g. a game's),
-    which its In-Reply-To and References headers name. ``inline_part``: the kind and
-    spec of a picture the HTML part shows (``mail.parts``), drawn when the mail is sent.
+    which its In-Reply-To and References headers name. ``reply_to``: where the reader's
+    replies go, when not to the sender. ``inline_part``: the kind and spec of a picture
+    the HTML part shows (``mail.parts``), drawn when the mail is sent.
     """
     inline_kind, inline_spec = inline_part or ("", None)
     if inline_kind and not parts.is_registered(inline_kind):
@@ -128,6 +130,7 @@ def queue_mail(
         to_address=to_address,
         to_user=to_user,
         from_address=from_address,
+        reply_to=reply_to,
         kind=kind,
         # A line break in a subject would make an invalid header; nothing could send it.
         subject=" ".join(subject.split()),
@@ -228,6 +231,7 @@ def build_message(mail: OutgoingMail) -> EmailMultiAlternatives:
         body=mail.body_text,
         from_email=mail.from_address or settings.DEFAULT_FROM_EMAIL,
         to=[mail.to_address],
+        reply_to=[mail.reply_to] if mail.reply_to else None,
         headers=headers,
     )
     message.attach_alternative(mail.body_html, "text/html")

@@ -96,6 +96,21 @@ def test_a_mail_about_no_game_is_in_no_thread(outbox: list) -> None:
     assert mime(outbox[0])["References"] is None
 
 
+def test_a_mail_with_a_reply_to_address_sends_it_as_the_reply_to_header(outbox: list) -> None:
+    mail = queued(reply_to="game-7+alice@ww5.example.org")
+    assert mail.reply_to == "game-7+alice@ww5.example.org"
+
+    send_now(mail.pk)
+
+    assert mime(outbox[0])["Reply-To"] == "game-7+alice@ww5.example.org"
+
+
+def test_a_mail_without_a_reply_to_address_has_no_reply_to_header(outbox: list) -> None:
+    send_now(queued().pk)
+
+    assert mime(outbox[0])["Reply-To"] is None
+
+
 def test_a_mail_with_an_unsubscribe_link_has_the_list_unsubscribe_headers(
     outbox: list, alice: AbstractBaseUser
 ) -> None:
