@@ -63,7 +63,7 @@ class PlayerAdmin(UserAdmin):
     inlines = [ProfileInline]
 
     def get_inline_instances(self, request: HttpRequest, obj: Any = None) -> list[Any]:
-        # Saving a new user makes its profile (accounts.signals): an inline on the add
+        # Saving a new user makes its profile (accounts.receivers): an inline on the add
         # page would try to create a second one.
         if obj is None:
             return []

@@ -9,7 +9,7 @@ class AccountsConfig(AppConfig):
         from django.contrib.auth import get_user_model
         from django.db.models.signals import post_save
 
-        from accounts.signals import give_new_user_a_profile
+        from accounts.receivers import give_new_user_a_profile
 
         post_save.connect(
             give_new_user_a_profile,

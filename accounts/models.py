@@ -104,7 +104,7 @@ def taken_message(display_name: str) -> str:
 
 class Absence(models.Model):
     """A time a player declared they will be away. In games whose setting says so, their
-    clock stops while they are away (``games.services``)."""
+    clock stops while they are away (games hears of it through ``accounts.signals``)."""
 
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="absences"

@@ -1,22 +1,14 @@
-"""Every user has a profile, however the user was made (sign up, createsuperuser, admin)."""
+"""What accounts tells the apps above it, which it may not import: they register
+receivers here (in their ``AppConfig.ready``).
 
-from __future__ import annotations
+Both absence signals are sent inside the transaction that changes the absence, once the
+player's profile row is locked, with ``user`` and ``absence`` (a withdrawn absence is the
+deleted row, its times still set). A receiver's changes commit with the absence, or roll
+back with it: one that raises refuses the change. Receivers lock their own rows after the
+profile, never before it, so that two changes cannot wait for each other.
+"""
 
-from typing import Any
+from django.dispatch import Signal
 
-from django.contrib.auth.models import AbstractBaseUser
-
-from accounts.services import profile_for
-
-
-def give_new_user_a_profile(
-    sender: type[AbstractBaseUser],
-    instance: AbstractBaseUser,
-    created: bool,
-    raw: bool = False,
-    **kwargs: Any,
-) -> None:
-    # A fixture being loaded (raw) brings its own profile rows; making one here would
-    # collide with them.
-    if created and not raw:
-        profile_for(instance)
+absence_declared = Signal()
+absence_withdrawn = Signal()

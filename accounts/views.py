@@ -14,9 +14,9 @@ from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_POST
 
+from accounts import services
 from accounts.forms import AbsenceForm, ProfileForm
 from accounts.services import detect_time_zone, profile_for, update_profile
-from games import services as game_services
 
 
 @login_required
@@ -57,10 +57,10 @@ def _profile_page(
         {
             "absence": absence,
             "last_day": (absence.ends_at.astimezone(zone) - timedelta(seconds=1)).date(),
-            "days": game_services.absence_days(absence, zone),
+            "days": services.absence_days(absence, zone),
             "begun": absence.starts_at <= now,
         }
-        for absence in game_services.absences_of(user, now)
+        for absence in services.absences_of(user, now)
     ]
     return render(
         request,
@@ -83,10 +83,10 @@ def declare_absence(request: HttpRequest) -> HttpResponse:
     form = AbsenceForm(request.POST)
     if form.is_valid():
         try:
-            game_services.declare_absence(
+            services.declare_absence(
                 request.user, form.cleaned_data["first_day"], form.cleaned_data["last_day"]
             )
-        except game_services.GameError as refusal:
+        except services.AbsenceRefused as refusal:
             form.add_error(None, f"{str(refusal).capitalize()}.")
         else:
             messages.success(request, "Your absence is noted.")
@@ -98,8 +98,8 @@ def declare_absence(request: HttpRequest) -> HttpResponse:
 @require_POST
 def withdraw_absence(request: HttpRequest, absence_id: int) -> HttpResponse:
     try:
-        game_services.cancel_absence(request.user, absence_id)
-    except game_services.GameError as refusal:
+        services.cancel_absence(request.user, absence_id)
+    except services.AbsenceRefused as refusal:
         messages.error(request, f"{str(refusal).capitalize()}: nothing was changed.")
     else:
         messages.success(request, "Your absence is withdrawn.")

@@ -269,9 +269,9 @@ def render_all(games: list[Any]) -> list[dict[str, Any]]:
                     "text": text,
                     "html": html,
                     "to_user": user,
-                    "game": game,
+                    "thread": notify.thread_for(game),
                     "unsubscribe_url": unsubscribe_url(user),
-                    "inline_board": notify.board_spec(game, context["names"]),
+                    "inline_part": (notify.BOARD_PART, notify.board_spec(game, context["names"])),
                 }
             )
     return rendered
@@ -307,10 +307,10 @@ def queue(
                     mail["html"],
                     kind="decision",
                     to_user=mail["to_user"],
-                    game=mail["game"],
+                    thread=mail["thread"],
                     dedup_key=f"bench-decision:{n}",
                     unsubscribe_url=mail["unsubscribe_url"],
-                    inline_board=mail["inline_board"],
+                    inline_part=mail["inline_part"],
                 )
                 assert made is not None
                 queued += 1
@@ -484,7 +484,7 @@ def smtp_only(rendered: list[dict[str, Any]], count: int, until: float) -> None:
             subject=mail["subject"],
             body_text=mail["text"],
             body_html=mail["html"],
-            thread=f"game-{mail['game'].pk}",
+            thread=mail["thread"],
             message_id=new_message_id(),
             unsubscribe_url=mail["unsubscribe_url"],
         )

@@ -9,16 +9,15 @@ to tell sends nothing. Muted games are left out.
 
 from __future__ import annotations
 
-import zoneinfo
-from datetime import datetime, time, timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
-from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
+from accounts.digest_times import next_digest_at
 from accounts.models import Profile
 from games import describe, links, notify
 from games.engine import BOARDS
@@ -26,30 +25,6 @@ from games.models import Game, Move
 
 # Lines of moves told per game; a busier game's digest says how many more there were.
 MOVES_PER_GAME = 40
-
-
-def next_digest_at(now: datetime, time_zone: str) -> datetime:
-    """The next DIGEST_HOUR o'clock in the zone, after ``now``."""
-    zone = zoneinfo.ZoneInfo(time_zone)
-    local = now.astimezone(zone)
-    at = datetime.combine(local.date(), time(settings.DIGEST_HOUR), tzinfo=zone)
-    if at <= local:
-        at = datetime.combine(
-            local.date() + timedelta(days=1), time(settings.DIGEST_HOUR), tzinfo=zone
-        )
-    return at
-
-
-def schedule(profile: Profile, now: datetime) -> None:
-    """Set (or clear) the profile's next digest after its preference or zone changed;
-    the caller saves it."""
-    if profile.notify == Profile.Notify.DIGEST:
-        profile.digest_due_at = next_digest_at(now, profile.time_zone)
-        if profile.digest_covered_to is None:
-            profile.digest_covered_to = now
-    else:
-        profile.digest_due_at = None
-        profile.digest_covered_to = None
 
 
 def sweep_digests(now: datetime | None = None, limit: int = 1000) -> list[int]:

@@ -20,6 +20,12 @@ from django.utils import timezone
 from games import boardmarks, describe, engine, links
 from games.engine import BOARDS, Board, State
 from games.models import Game, GameEvent, Move, Seat
+from mail.parts import InlinePart, content_id
+
+# The kind of inline part by which a decision mail shows the board (``board_part``), and
+# the Content-ID its HTML part shows it by.
+BOARD_PART = "board"
+BOARD_CID = content_id(BOARD_PART)
 
 
 def render_mail(name: str, context: dict[str, Any], user: Any) -> tuple[str, str, str]:
@@ -85,8 +91,6 @@ def decision_context(
     game: Game, seat: Seat, state: State, seats: Iterable[Seat] | None = None
 ) -> dict[str, Any]:
     """What a decision mail (or its reminder) says; ``seats`` when already read."""
-    from mail.services import BOARD_CID
-
     if seats is None:
         seats = list(game.seats.select_related("user__profile"))
     names = describe.player_names(seats)
@@ -125,19 +129,26 @@ def board_picture(spec: dict[str, Any]) -> bytes:
     return boardpng.board_png(BOARDS[spec["board"]], pieces, spec["names"], marks)
 
 
+def board_part(spec: dict[str, Any]) -> InlinePart:
+    """The board picture of a decision mail, drawn by the sending worker (registered with
+    the outbox as the ``BOARD_PART`` kind when the app starts)."""
+    return InlinePart(board_picture(spec), "png", "board.png")
+
+
 def _queue(
     seat: Seat,
     name: str,
     kind: str,
     context: dict[str, Any],
     dedup_key: str,
-    inline_board: dict[str, Any] | None = None,
+    board: dict[str, Any] | None = None,
 ) -> None:
     """Render ``emails/<name>-*`` for the seat's player and queue it in the outbox (in the
-    caller's transaction), if the player has an address."""
+    caller's transaction), if the player has an address; ``board``: the ``board_spec`` of
+    the picture its HTML part shows."""
     if seat.muted and kind not in SENT_WHEN_MUTED:
         return
-    _queue_to(seat.user, name, kind, context, dedup_key, inline_board)
+    _queue_to(seat.user, name, kind, context, dedup_key, board)
 
 
 def _queue_to(
@@ -146,7 +157,7 @@ def _queue_to(
     kind: str,
     context: dict[str, Any],
     dedup_key: str,
-    inline_board: dict[str, Any] | None = None,
+    board: dict[str, Any] | None = None,
 ) -> None:
     from mail.services import queue_mail, unsubscribe_url
 
@@ -157,10 +168,10 @@ def _queue_to(
         *render_mail(name, context, user),
         kind=kind,
         to_user=user,
-        game=context["game"],
+        thread=thread_for(context["game"]),
         dedup_key=dedup_key,
         unsubscribe_url=unsubscribe_url(user),
-        inline_board=inline_board,
+        inline_part=(BOARD_PART, board) if board is not None else None,
     )
 
 
@@ -323,6 +334,11 @@ def queue_event_mails(game: Game, move: Move, state: State, seats: list[Seat]) -
             "link": game_url(game),
         }
         _queue(seat, "event", "event", context, f"event:{game.pk}:{move.number}:{seat.pk}")
+
+
+def thread_for(game: Game) -> str:
+    """The key under which the outbox threads a game's mails."""
+    return f"game-{game.pk}"
 
 
 def game_url(game: Game) -> str:

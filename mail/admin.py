@@ -19,6 +19,7 @@ class OutgoingMailAdmin(admin.ModelAdmin):
         "to_address",
         "subject",
         "kind",
+        "thread",
         "status",
         "attempts",
         "created_at",
@@ -26,17 +27,17 @@ class OutgoingMailAdmin(admin.ModelAdmin):
         "next_attempt_at",
     )
     list_filter = ("status", "kind")
-    search_fields = ("to_address", "subject", "message_id", "dedup_key")
-    list_select_related = ("to_user", "game")
+    search_fields = ("to_address", "subject", "message_id", "dedup_key", "thread")
+    list_select_related = ("to_user",)
     date_hierarchy = "created_at"
     actions = ["requeue"]
     fields = (
         "to_address",
         "to_user",
         "from_address",
+        "reply_to",
         "kind",
         "subject",
-        "game",
         "thread",
         "message_id",
         "dedup_key",

@@ -6,7 +6,7 @@ written to the outbox as kind "account" and delivered like every other mail, by 
 send task through ``MAIL_TRANSPORT``.
 
 Without a mail server, ``MAIL_TRANSPORT`` is ``ConsoleBackend``: it prints each mail's
-headers and text, and one line for each other part (the HTML, the board picture),
+headers and text, and one line for each other part (the HTML, an inline picture),
 rather than pages of base64; the development outbox page shows the whole mail.
 """
 
@@ -59,7 +59,7 @@ class OutboxBackend(BaseEmailBackend):
 
 
 # The headers the console shows of each mail.
-CONSOLE_HEADERS = ("From", "To", "Subject", "Date", "Message-ID", "List-Unsubscribe")
+CONSOLE_HEADERS = ("From", "To", "Reply-To", "Subject", "Date", "Message-ID", "List-Unsubscribe")
 
 
 class ConsoleBackend(DjangoConsoleBackend):

@@ -18,6 +18,12 @@ from django.utils import timezone
 LINK = re.compile(r"https?://[^\s<>\"']+")
 
 
+class OutgoingMailQuerySet(models.QuerySet["OutgoingMail"]):
+    def of_thread(self, thread: str) -> OutgoingMailQuerySet:
+        """The mails threaded under this key (e.g. a game's)."""
+        return self.filter(thread=thread)
+
+
 class OutgoingMail(models.Model):
     class Status(models.TextChoices):
         QUEUED = "queued", "Queued"
@@ -37,19 +43,20 @@ class OutgoingMail(models.Model):
     from_address = models.CharField(
         max_length=320, blank=True, help_text="Empty: the site's DEFAULT_FROM_EMAIL."
     )
+    reply_to = models.CharField(
+        max_length=320,
+        blank=True,
+        help_text="Where the reader's replies go (Reply-To); empty: to the sender.",
+    )
     kind = models.CharField(max_length=20, help_text="What the mail is about, e.g. decision.")
     subject = models.CharField(max_length=998)
     body_text = models.TextField()
     body_html = models.TextField()
-    game = models.ForeignKey(
-        "games.Game",
-        null=True,
-        blank=True,
-        on_delete=models.SET_NULL,
-        related_name="outgoing_mails",
-    )
     thread = models.CharField(
-        max_length=100, blank=True, help_text="Mails with the same key are threaded together."
+        max_length=100,
+        blank=True,
+        db_index=True,
+        help_text="Mails with the same key are threaded together, e.g. game-12 for a game's.",
     )
     message_id = models.CharField(max_length=255, unique=True)
     unsubscribe_url = models.CharField(max_length=500, blank=True)
@@ -60,11 +67,14 @@ class OutgoingMail(models.Model):
         unique=True,
         help_text="At most one mail per key, e.g. one 'your decision' mail per decision.",
     )
-    inline_board = models.JSONField(
-        null=True,
+    inline_kind = models.CharField(
+        max_length=40,
         blank=True,
-        help_text="A board drawn as a picture in the HTML part when the mail is sent: "
-        "its board id, position (contract format) and player names.",
+        help_text="A picture the HTML part shows inline, drawn when the mail is sent: the "
+        "kind registered with mail.parts that draws it (e.g. board); empty: none.",
+    )
+    inline_spec = models.JSONField(
+        null=True, blank=True, help_text="What the kind's renderer draws the picture from."
     )
     status = models.CharField(max_length=10, choices=Status, default=Status.QUEUED, db_index=True)
     attempts = models.PositiveSmallIntegerField(default=0)
@@ -73,6 +83,8 @@ class OutgoingMail(models.Model):
     last_error = models.TextField(blank=True)
     created_at = models.DateTimeField(default=timezone.now)
     sent_at = models.DateTimeField(null=True, blank=True)
+
+    objects = OutgoingMailQuerySet.as_manager()
 
     class Meta:
         ordering = ["-id"]

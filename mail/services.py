@@ -20,7 +20,7 @@ from collections.abc import Iterable
 from datetime import datetime, timedelta
 from email.mime.image import MIMEImage
 from email.utils import format_datetime, parseaddr
-from typing import TYPE_CHECKING, Any
+from typing import Any
 from uuid import uuid4
 
 from django.conf import settings
@@ -39,11 +39,9 @@ from django.utils.html import linebreaks, urlize
 
 from accounts.models import Profile
 from accounts.services import profile_for, update_profile
+from mail import parts
 from mail.models import OutgoingMail
 from ww5site import rows
-
-if TYPE_CHECKING:
-    from games.models import Game
 
 logger = logging.getLogger(__name__)
 
@@ -84,10 +82,6 @@ def new_message_id() -> str:
     return f"<{uuid4().hex}@{mail_domain()}>"
 
 
-def thread_for(game: Game) -> str:
-    return f"game-{game.pk}"
-
-
 def thread_root_id(thread: str) -> str:
     """The Message-ID every mail of a thread replies to, so mail clients group them."""
     return f"<{thread}@{mail_domain()}>"
@@ -110,18 +104,25 @@ def queue_mail(
     *,
     kind: str,
     to_user: AbstractBaseUser | None = None,
-    game: Game | None = None,
+    thread: str = "",
     dedup_key: str | None = None,
     unsubscribe_url: str | None = None,
     from_address: str = "",
-    inline_board: dict[str, Any] | None = None,
+    reply_to: str = "",
+    inline_part: tuple[str, dict[str, Any]] | None = None,
 ) -> OutgoingMail | None:
     """Put a mail in the outbox, in the caller's transaction; it is sent after commit.
 
     Returns None, and writes nothing, when a mail with this ``dedup_key`` exists already
     (also one another transaction is committing right now). An empty ``html`` is made
-    from ``text``.
+    from ``text``. ``thread``: the key of the thread the mail belongs to (e.g. a game's),
+    which its In-Reply-To and References headers name. ``reply_to``: where the reader's
+    replies go, when not to the sender. ``inline_part``: the kind and spec of a picture
+    the HTML part shows (``mail.parts``), drawn when the mail is sent.
     """
+    inline_kind, inline_spec = inline_part or ("", None)
+    if inline_kind and not parts.is_registered(inline_kind):
+        raise ValueError(f"no renderer is registered for inline parts of kind {inline_kind!r}")
     if dedup_key is not None and _key_taken(dedup_key):
         return None
     now = timezone.now()
@@ -129,17 +130,18 @@ def queue_mail(
         to_address=to_address,
         to_user=to_user,
         from_address=from_address,
+        reply_to=reply_to,
         kind=kind,
         # A line break in a subject would make an invalid header; nothing could send it.
         subject=" ".join(subject.split()),
         body_text=text,
         body_html=html or text_to_html(text),
-        game=game,
-        thread=thread_for(game) if game is not None else "",
+        thread=thread,
         message_id=new_message_id(),
         unsubscribe_url=unsubscribe_url or "",
         dedup_key=dedup_key,
-        inline_board=inline_board,
+        inline_kind=inline_kind,
+        inline_spec=inline_spec,
         next_attempt_at=now,
         created_at=now,
     )
@@ -229,34 +231,30 @@ def build_message(mail: OutgoingMail) -> EmailMultiAlternatives:
         body=mail.body_text,
         from_email=mail.from_address or settings.DEFAULT_FROM_EMAIL,
         to=[mail.to_address],
+        reply_to=[mail.reply_to] if mail.reply_to else None,
         headers=headers,
     )
     message.attach_alternative(mail.body_html, "text/html")
-    if mail.inline_board:
-        picture = board_picture_of(mail)
-        if picture is not None:
-            # The HTML part shows it by its Content-ID; the mail becomes multipart/related.
-            image = MIMEImage(picture, "png")
-            image.add_header("Content-ID", f"<{BOARD_CID}>")
-            image.add_header("Content-Disposition", "inline", filename="board.png")
-            message.mixed_subtype = "related"
-            message.attach(image)
+    part = inline_part_of(mail) if mail.inline_kind else None
+    if part is not None:
+        # The HTML part shows it by its Content-ID; the mail becomes multipart/related.
+        image = MIMEImage(part.content, part.subtype)
+        image.add_header("Content-ID", f"<{parts.content_id(mail.inline_kind)}>")
+        image.add_header("Content-Disposition", "inline", filename=part.filename)
+        message.mixed_subtype = "related"
+        message.attach(image)
     return message
 
 
-# The Content-ID by which a mail's HTML part shows its board picture (``cid:...``).
-BOARD_CID = "board@ww5"
-
-
-def board_picture_of(mail: OutgoingMail) -> bytes | None:
-    """The mail's board as a PNG, drawn now; None (the mail goes without it, its text
-    has the board in words) if it cannot be drawn."""
-    from games.notify import board_picture
-
+def inline_part_of(mail: OutgoingMail) -> parts.InlinePart | None:
+    """The mail's inline picture, drawn now; None if it cannot be drawn: the mail then
+    goes without it (a picture only shows what the text says in words)."""
     try:
-        return board_picture(mail.inline_board or {})
+        return parts.render_inline_part(mail.inline_kind, mail.inline_spec or {})
     except Exception:
-        logger.exception("the board picture of mail %s cannot be drawn", mail.pk)
+        logger.exception(
+            "the inline %s picture of mail %s cannot be drawn", mail.inline_kind, mail.pk
+        )
         return None
 
 

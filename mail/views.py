@@ -14,7 +14,7 @@ from django.urls import reverse
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods
 
-from mail import services
+from mail import parts, services
 from mail.models import OutgoingMail
 
 OUTBOX_LENGTH = 100
@@ -34,13 +34,14 @@ def outbox(request: HttpRequest) -> HttpResponse:
 
 def outbox_detail(request: HttpRequest, mail_id: int) -> HttpResponse:
     _check_outbox_visible(request)
-    mail = get_object_or_404(OutgoingMail.objects.select_related("game", "to_user"), pk=mail_id)
+    mail = get_object_or_404(OutgoingMail.objects.select_related("to_user"), pk=mail_id)
     html = mail.body_html
     picture_url = ""
-    if mail.inline_board:
-        # The mail shows its board by Content-ID; the page shows the same picture by URL.
+    if mail.inline_kind:
+        # The mail shows its picture by Content-ID; the page shows the same one by URL.
         picture_url = reverse("mail:outbox_picture", args=[mail.pk])
-        html = html.replace(f"cid:{services.BOARD_CID}", request.build_absolute_uri(picture_url))
+        cid = f"cid:{parts.content_id(mail.inline_kind)}"
+        html = html.replace(cid, request.build_absolute_uri(picture_url))
     return render(
         request,
         "mail/outbox_detail.html",
@@ -54,13 +55,13 @@ def outbox_detail(request: HttpRequest, mail_id: int) -> HttpResponse:
 
 
 def outbox_picture(request: HttpRequest, mail_id: int) -> HttpResponse:
-    """The board picture a mail carries inline, drawn as the sender draws it."""
+    """The picture a mail carries inline, drawn as the sender draws it."""
     _check_outbox_visible(request)
     mail = get_object_or_404(OutgoingMail, pk=mail_id)
-    picture = services.board_picture_of(mail) if mail.inline_board else None
-    if picture is None:
+    part = services.inline_part_of(mail) if mail.inline_kind else None
+    if part is None:
         raise Http404("this mail has no picture")
-    return HttpResponse(picture, content_type="image/png")
+    return HttpResponse(part.content, content_type=f"image/{part.subtype}")
 
 
 # No CSRF check: mail providers post the RFC 8058 one-click unsubscribe

@@ -11,14 +11,13 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.db.models import Max
 
-from accounts.services import display_name
+from accounts.services import display_name, locked_profile
 from games import engine, notify
 from games.engine.bots import BOTS
 from games.errors import GameError
 from games.models import Game, Seat
 from games.options import GameOptions
 from games.selectors import can_see
-from games.services.absences import _locked_profile
 from games.services.core import (
     MAX_SEATS,
     MIN_SEATS,
@@ -113,7 +112,7 @@ def play_against_bots(
 
 
 def _check_creation_limits(creator: AbstractBaseUser) -> None:
-    _locked_profile(creator)
+    locked_profile(creator)
     mine = Game.objects.filter(creator=creator)
     cap = settings.OPEN_GAMES_PER_PLAYER
     if mine.filter(status=Game.Status.OPEN).count() >= cap:

@@ -10,7 +10,7 @@ from django.test import Client
 from django.utils import timezone
 
 from accounts.models import Absence, Profile
-from games.services import declare_absence
+from accounts.services import declare_absence
 
 pytestmark = pytest.mark.django_db
 

@@ -17,9 +17,11 @@ from typing import Any
 
 import pytest
 from django.contrib.auth.models import AbstractBaseUser
+from django.db.models import QuerySet
 
-from games import engine, services
+from games import engine, notify, services
 from games.models import Game, Move, Seat
+from mail.models import OutgoingMail
 from tests.personas import make_user as make_user  # for tests making players of their own
 from tests.personas import persona
 
@@ -130,6 +132,11 @@ def play_at_random(game: Game, moves: int, seed: int = 1) -> Game:
 
 def seat_of(game: Game, user: AbstractBaseUser) -> Seat:
     return game.seats.get(user=user)
+
+
+def mails_of(game: Game) -> QuerySet[OutgoingMail]:
+    """The outbox's mails about the game: those of its thread."""
+    return OutgoingMail.objects.of_thread(notify.thread_for(game))
 
 
 def snapshot(game: Game) -> dict[str, Any]:

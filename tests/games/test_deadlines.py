@@ -19,12 +19,12 @@ from django.db.backends.base.base import BaseDatabaseWrapper
 from games import engine, services, tasks
 from games.models import Game, Move
 from games.services import CLAIM_EXPIRES, GameError
-from mail.models import OutgoingMail
 from tests.games.factories import (
     CASUAL_SETUP,
     STRICT_SETUP,
     Clock,
     LoadedDice,
+    mails_of,
     play,
     seat_of,
     seated_game,
@@ -178,7 +178,7 @@ def test_after_commit_each_claimed_game_goes_to_the_missed_decision_task(
 
     # the sweep's hand-off to the task, then the send of the mail that task queued
     assert swept.get() == 1 and len(callbacks) == 2
-    assert OutgoingMail.objects.filter(game=game, kind="missed", to_user=alice).count() == 1
+    assert mails_of(game).filter(kind="missed", to_user=alice).count() == 1
     game.refresh_from_db()  # the task ran at the clock's time: the player's grace
     assert game.grace_used is True and game.deadline_claimed_at is None
     assert game.deadline == clock.at + game.decision_time

@@ -18,8 +18,10 @@ from accounts.services import update_profile
 from games import boardlayout, boardmarks, boardpng, digests, services
 from games.engine import BOARDS
 from games.models import Game
+from games.notify import BOARD_CID, BOARD_PART
+from mail import parts
 from mail.models import OutgoingMail
-from mail.services import BOARD_CID, build_message
+from mail.services import build_message
 from tests.games.factories import (
     CASUAL_SETUP,
     HOMES,
@@ -61,7 +63,7 @@ def test_a_decision_mail_carries_the_board_as_an_inline_picture(
 ) -> None:
     game = play(seated_game(dice, [alice, bob]), *STRICT_SETUP)
     mail = mails(alice, "decision")[-1]
-    assert mail.inline_board is not None and mail.inline_board["position"] == game.position
+    assert mail.inline_spec is not None and mail.inline_spec["position"] == game.position
     assert f'src="cid:{BOARD_CID}"' in mail.body_html
 
     message = build_message(mail).message()
@@ -75,14 +77,23 @@ def test_a_decision_mail_carries_the_board_as_an_inline_picture(
     assert "text/plain" in types and "text/html" in types
 
 
+def test_the_board_is_the_kind_of_inline_picture_games_registers_with_the_outbox(
+    dice: LoadedDice, alice: User, bob: User
+) -> None:
+    seated_game(dice, [alice, bob])
+
+    assert parts.is_registered(BOARD_PART) and BOARD_CID == parts.content_id(BOARD_PART)
+    assert mails(alice, "decision")[-1].inline_kind == BOARD_PART
+
+
 def test_a_decision_mails_picture_marks_the_move_that_made_the_decision_due(
     dice: LoadedDice, alice: User, bob: User
 ) -> None:
     play(seated_game(dice, [alice, bob]), *STRICT_SETUP)  # bob placed in Western Europe last
     mail = mails(alice, "decision")[-1]
 
-    assert mail.inline_board is not None
-    assert mail.inline_board["marks"]["changed"] == ["western-europe"]
+    assert mail.inline_spec is not None
+    assert mail.inline_spec["marks"]["changed"] == ["western-europe"]
     message = build_message(mail).message()
     [image] = [part for part in message.walk() if part.get_content_type() == "image/png"]
     picture = Image.open(io.BytesIO(image.get_payload(decode=True))).convert("RGB")
@@ -96,7 +107,7 @@ def test_a_board_that_cannot_be_drawn_leaves_the_mail_without_its_picture(
 ) -> None:
     seated_game(dice, [alice, bob])
     mail = mails(alice, "decision")[-1]
-    mail.inline_board = {"board": "no-such-board", "position": {}, "names": {}}
+    mail.inline_spec = {"board": "no-such-board", "position": {}, "names": {}}
 
     message = build_message(mail).message()
 
@@ -111,8 +122,8 @@ def test_a_reminder_and_other_mails_carry_no_picture(
     assert game.remind_at is not None
     services.sweep_reminders(now=game.remind_at)
     [reminder] = mails(alice, "reminder")
-    assert reminder.inline_board is None
-    assert all(m.inline_board is None for m in mails(bob) if m.kind != "decision")
+    assert reminder.inline_spec is None
+    assert all(m.inline_spec is None for m in mails(bob) if m.kind != "decision")
 
 
 # --- a mail for each event -----------------------------------------------------------

@@ -16,7 +16,14 @@ from accounts.services import update_profile
 from games import services
 from games.models import Game
 from mail.models import OutgoingMail
-from tests.games.factories import STRICT_SETUP, LoadedDice, play, seat_of, seated_game
+from tests.games.factories import (
+    STRICT_SETUP,
+    LoadedDice,
+    mails_of,
+    play,
+    seat_of,
+    seated_game,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -24,7 +31,7 @@ User = AbstractBaseUser
 
 
 def decision_mails(game: Game) -> list[OutgoingMail]:
-    return list(OutgoingMail.objects.filter(game=game, kind="decision").order_by("id"))
+    return list(mails_of(game).filter(kind="decision").order_by("id"))
 
 
 def link_in(mail: OutgoingMail) -> str:
@@ -117,7 +124,7 @@ def test_everyone_who_wants_each_event_hears_the_result(game: Game, alice: User,
     play(game, *STRICT_SETUP)
     services.forfeit_seat(game.pk, alice, seat_of(game, bob).pk, source="admin")
 
-    (result,) = OutgoingMail.objects.filter(game=game, kind="game_over")
+    (result,) = mails_of(game).filter(kind="game_over")
     assert result.to_user == alice
     assert "game over" in result.subject
     assert "1. " in result.body_text and "won" in result.body_text
@@ -150,14 +157,14 @@ def test_a_deadline_in_utc_names_the_zone_once_in_the_prompt(
 def test_everyone_hears_that_the_game_has_started_and_who_begins(
     game: Game, alice: User, bob: User
 ) -> None:
-    mails = OutgoingMail.objects.filter(game=game, kind="game_start")
+    mails = mails_of(game).filter(kind="game_start")
 
     assert {m.to_user for m in mails} == {alice, bob}
     assert all("has started" in m.subject and "goes first" in m.body_text for m in mails)
 
 
 def test_the_start_mail_names_each_players_home_continent(game: Game) -> None:
-    mail = OutgoingMail.objects.filter(game=game, kind="game_start").first()
+    mail = mails_of(game).filter(kind="game_start").first()
 
     assert mail is not None
     for body in (mail.body_text, mail.body_html):
@@ -172,7 +179,7 @@ def test_a_missed_decision_tells_the_player_what_was_done(game: Game, alice: Use
     assert game.deadline is not None
     services.handle_missed_decision(game.pk, game.deadline + timedelta(seconds=1))
 
-    grace, timeout = OutgoingMail.objects.filter(game=game, kind="missed").order_by("id")
+    grace, timeout = mails_of(game).filter(kind="missed").order_by("id")
     assert grace.to_user == timeout.to_user == alice
     assert "one grace extension" in grace.body_text
     assert "A bot decided for you: Place your small in" in timeout.body_text
@@ -191,5 +198,5 @@ def test_a_timeout_forfeit_tells_the_player(game: Game, alice: User) -> None:
         "forfeit"
     )
 
-    (mail,) = OutgoingMail.objects.filter(game=game, kind="missed")
+    (mail,) = mails_of(game).filter(kind="missed")
     assert mail.to_user == alice and "forfeited" in mail.body_text

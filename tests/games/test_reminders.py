@@ -12,7 +12,7 @@ from django.test import Client
 from games import services
 from games.models import Game
 from mail.models import OutgoingMail
-from tests.games.factories import LoadedDice, seated_game
+from tests.games.factories import LoadedDice, mails_of, seated_game
 
 pytestmark = pytest.mark.django_db
 
@@ -33,7 +33,7 @@ def game(dice: LoadedDice, alice: User, bob: User) -> Game:
 
 
 def reminders(game: Game) -> list[OutgoingMail]:
-    return list(OutgoingMail.objects.filter(game=game, kind="reminder").order_by("id"))
+    return list(mails_of(game).filter(kind="reminder").order_by("id"))
 
 
 def test_the_reminder_is_armed_when_a_fifth_of_the_time_is_left(game: Game) -> None:

@@ -15,7 +15,15 @@ from accounts.services import update_profile
 from games import services
 from games.models import Game, GameEvent, Move
 from mail.models import OutgoingMail
-from tests.games.factories import STRICT_SETUP, LoadedDice, play, seat_of, seated_game, snapshot
+from tests.games.factories import (
+    STRICT_SETUP,
+    LoadedDice,
+    mails_of,
+    play,
+    seat_of,
+    seated_game,
+    snapshot,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -43,7 +51,7 @@ def trio(dice: LoadedDice, alice: User, bob: User, carol: User) -> Game:
 def notices(game: Game) -> dict[str, list[OutgoingMail]]:
     """The notice mails of the game, by recipient's username."""
     told: dict[str, list[OutgoingMail]] = {}
-    for mail in OutgoingMail.objects.filter(game=game, kind="notice").order_by("id"):
+    for mail in mails_of(game).filter(kind="notice").order_by("id"):
         told.setdefault(mail.to_user.get_username(), []).append(mail)
     return told
 
@@ -161,7 +169,8 @@ def test_the_last_resignation_ends_the_game_and_the_result_follows_the_notice(
     duel.refresh_from_db()
     assert duel.status == Game.Status.OVER and duel.winner == seat_of(duel, alice)
     kinds = list(
-        OutgoingMail.objects.filter(game=duel, to_user=alice, kind__in=["notice", "game_over"])
+        mails_of(duel)
+        .filter(to_user=alice, kind__in=["notice", "game_over"])
         .order_by("id")
         .values_list("kind", flat=True)
     )

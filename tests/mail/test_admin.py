@@ -47,6 +47,18 @@ def test_staff_list_the_outbox_filtered_by_status_and_kind(
     assert "bob@example.com" in only_accounts and "alice@example.com" not in only_accounts
 
 
+def test_staff_find_the_mails_of_a_thread(
+    client: Client, olga: AbstractBaseUser, sent: OutgoingMail
+) -> None:
+    queue_mail("carol@example.com", "Your turn", "text", "", kind="decision", thread="game-7")
+    client.force_login(olga)
+
+    found = client.get(CHANGELIST, {"q": "game-7"}).content.decode()
+
+    assert "carol@example.com" in found and "bob@example.com" not in found
+    assert ">game-7</td>" in found
+
+
 def test_nobody_edits_or_deletes_a_mail_in_the_admin(
     client: Client, olga: AbstractBaseUser, failed: OutgoingMail
 ) -> None:

@@ -4,6 +4,7 @@ line for each other part, never the board picture's base64."""
 from __future__ import annotations
 
 import io
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -11,7 +12,7 @@ from django.contrib.auth.models import AbstractBaseUser
 
 from games.engine import dump_position
 from mail.backends import ConsoleBackend
-from mail.services import queue_mail, send_now
+from mail.services import queue_mail, release_connection, send_now
 from tests.engine.helpers import OPENING, load
 
 pytestmark = pytest.mark.django_db
@@ -20,12 +21,15 @@ PNG_BASE64_START = "iVBORw0KGgo"  # how a PNG's first bytes read in base64
 
 
 @pytest.fixture
-def console(settings: Any, monkeypatch: pytest.MonkeyPatch) -> io.StringIO:
-    """The console transport, writing to a string instead of the terminal."""
+def console(settings: Any, monkeypatch: pytest.MonkeyPatch) -> Iterator[io.StringIO]:
+    """The console transport, writing to a string instead of the terminal (on a
+    connection of its own: the sender keeps its connection for the next mails)."""
     stream = io.StringIO()
     settings.MAIL_TRANSPORT = "tests.mail.test_console.CapturedConsole"
     monkeypatch.setattr(CapturedConsole, "captured", stream)
-    return stream
+    release_connection()
+    yield stream
+    release_connection()
 
 
 class CapturedConsole(ConsoleBackend):
@@ -54,7 +58,7 @@ def test_a_mail_with_the_board_prints_its_text_and_a_line_for_the_picture(
         "<p>Hello alice, it is <b>your turn</b>.</p>",
         kind="decision",
         to_user=alice,
-        inline_board=board,
+        inline_part=("board", board),
     )
     assert mail is not None
 
@@ -69,3 +73,19 @@ def test_a_mail_with_the_board_prints_its_text_and_a_line_for_the_picture(
     assert "bytes; the outbox page shows it]" in picture_lines[0]
     assert PNG_BASE64_START not in printed
     assert len(printed) < 2000
+
+
+def test_a_mail_with_a_reply_to_address_prints_it(console: io.StringIO) -> None:
+    mail = queue_mail(
+        "alice@example.com",
+        "Your turn",
+        "Reply to move.",
+        "",
+        kind="decision",
+        reply_to="game-7+alice@ww5.example.org",
+    )
+    assert mail is not None
+
+    send_now(mail.pk)
+
+    assert "Reply-To: game-7+alice@ww5.example.org\n" in console.getvalue()

@@ -101,6 +101,19 @@ def test_a_mail_shows_its_text_with_clickable_links_and_its_html_sandboxed(
     assert html.unescape(srcdoc).endswith(mail.body_html)
 
 
+def test_a_mail_shows_the_key_of_its_thread(client: Client, olga: AbstractBaseUser) -> None:
+    mail = queue_mail(
+        "alice@example.com", "Your turn", "text", "", kind="decision", thread="game-7"
+    )
+    assert mail is not None
+    client.force_login(olga)
+
+    page = client.get(f"/mail/outbox/{mail.pk}/").content.decode()
+
+    assert "<th>Thread</th><td><code>game-7</code></td>" in page
+    assert "<code>&lt;game-7@localhost&gt;</code>" in page
+
+
 def test_an_unknown_mail_is_not_found(client: Client, olga: AbstractBaseUser) -> None:
     client.force_login(olga)
 

@@ -139,3 +139,11 @@ def test_a_mail_remembers_its_player(outbox: list, alice: AbstractBaseUser) -> N
 
     assert mail is not None
     assert list(alice.outgoing_mails.all()) == [mail]  # type: ignore[attr-defined]
+
+
+@pytest.mark.django_db
+def test_the_mails_of_a_thread_are_found_by_its_key(outbox: list) -> None:
+    first, other, second = (queue_hello(thread=key) for key in ("game-1", "game-2", "game-1"))
+
+    assert list(OutgoingMail.objects.of_thread("game-1")) == [second, first]
+    assert list(OutgoingMail.objects.of_thread("game-2")) == [other]

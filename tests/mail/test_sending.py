@@ -12,6 +12,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.utils import timezone
 
 from games import services as games
+from games.notify import thread_for
 from mail import services, tasks
 from mail.models import OutgoingMail
 from mail.services import RETRY_DELAYS, queue_mail, send_now, sweep_outbox
@@ -71,7 +72,11 @@ def test_a_sent_mail_has_a_text_and_an_html_part_and_its_message_id(outbox: list
 def test_the_mails_of_one_game_thread_together(outbox: list, alice: AbstractBaseUser) -> None:
     game = games.create_game(alice)
     other = games.create_game(alice)
-    mails = [queued(game=game), queued(game=game), queued(game=other)]
+    mails = [
+        queued(thread=thread_for(game)),
+        queued(thread=thread_for(game)),
+        queued(thread=thread_for(other)),
+    ]
 
     for mail in mails:
         send_now(mail.pk)
@@ -89,6 +94,21 @@ def test_a_mail_about_no_game_is_in_no_thread(outbox: list) -> None:
 
     assert mime(outbox[0])["In-Reply-To"] is None
     assert mime(outbox[0])["References"] is None
+
+
+def test_a_mail_with_a_reply_to_address_sends_it_as_the_reply_to_header(outbox: list) -> None:
+    mail = queued(reply_to="game-7+alice@ww5.example.org")
+    assert mail.reply_to == "game-7+alice@ww5.example.org"
+
+    send_now(mail.pk)
+
+    assert mime(outbox[0])["Reply-To"] == "game-7+alice@ww5.example.org"
+
+
+def test_a_mail_without_a_reply_to_address_has_no_reply_to_header(outbox: list) -> None:
+    send_now(queued().pk)
+
+    assert mime(outbox[0])["Reply-To"] is None
 
 
 def test_a_mail_with_an_unsubscribe_link_has_the_list_unsubscribe_headers(

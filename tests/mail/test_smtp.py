@@ -11,6 +11,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.test import Client
 
 from games import services as games
+from games.notify import thread_for
 from mail import services
 from mail.models import OutgoingMail
 from mail.services import queue_mail
@@ -53,7 +54,7 @@ def test_mails_reach_the_smtp_server_with_their_parts_and_headers(
                 f"<p>Move {number}</p>",
                 kind="decision",
                 to_user=alice,
-                game=game,
+                thread=thread_for(game),
                 unsubscribe_url=url,
             )
             for number in (1, 2)
