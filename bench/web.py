@@ -71,7 +71,7 @@ def prepare(games: int) -> list[dict[str, Any]]:
 
     django.setup()
     from django.conf import settings
-    from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
+    from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY, load_backend
     from django.contrib.auth.models import User
     from django.contrib.sessions.backends.db import SessionStore
 
@@ -81,10 +81,16 @@ def prepare(games: int) -> list[dict[str, Any]]:
     Move.objects.all().delete()  # the move log protects its seats: it goes first
     Game.objects.all().delete()
 
+    # The backend a real sign-in records: the first that loads users (the sign-in limit's
+    # comes first and only checks passwords), as Django's own login picks it.
+    backend = next(
+        path for path in settings.AUTHENTICATION_BACKENDS if hasattr(load_backend(path), "get_user")
+    )
+
     def session(user: User) -> str:
         store = SessionStore()
         store[SESSION_KEY] = str(user.pk)
-        store[BACKEND_SESSION_KEY] = settings.AUTHENTICATION_BACKENDS[0]
+        store[BACKEND_SESSION_KEY] = backend
         store[HASH_SESSION_KEY] = user.get_session_auth_hash()
         store.create()
         assert store.session_key is not None
