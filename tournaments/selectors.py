@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import QuerySet
 
-from tournaments.models import League, Membership
+from tournaments.models import League, Membership, Tournament
 
 
 def is_site_staff(user: AbstractBaseUser | None) -> bool:
@@ -48,3 +48,12 @@ def membership_of(user: AbstractBaseUser | None, league: League) -> Membership |
     if user is None or not user.is_authenticated:
         return None
     return Membership.objects.filter(league=league, user=user).first()
+
+
+def events_of(league: League, user: AbstractBaseUser | None) -> QuerySet[Tournament]:
+    """The league's events the user may see: public ones past preparation; all of them
+    for its organisers."""
+    events = league.tournaments.all()
+    if organises(user, league):
+        return events
+    return events.filter(is_public=True).exclude(status=Tournament.Status.DRAFT)

@@ -2,12 +2,23 @@
 
 from __future__ import annotations
 
+import secrets
+from datetime import datetime, timedelta
+from typing import Any
+
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
+from django.utils import timezone
 from django.utils.text import slugify
 
+from games import services as games
+from games.engine.bots import BOTS
+from games.errors import GameError
+from games.models import Game, Move
+from games.options import STRICT, GameOptions
+from tournaments import notify
 from tournaments.errors import TournamentError
-from tournaments.models import League, Membership
+from tournaments.models import Entry, League, Membership, Tournament
 from tournaments.selectors import organises
 
 
@@ -111,3 +122,219 @@ def leave_league(league: League, user: AbstractBaseUser) -> None:
 def _check_organiser(league: League, by: AbstractBaseUser) -> None:
     if not organises(by, league):
         raise TournamentError("only an organiser of this league can do that")
+
+
+# --- tournaments: setting up and registering ------------------------------------------
+
+
+def create_tournament(league: League, by: AbstractBaseUser, name: str, **fields: Any) -> Tournament:
+    """A tournament of the league, being prepared (an organiser opens registration)."""
+    _check_organiser(league, by)
+    name = name.strip()
+    if not name:
+        raise TournamentError("a tournament needs a name")
+    slug = slugify(name)
+    if not slug or league.tournaments.filter(slug=slug).exists():
+        raise TournamentError(f"this league has a tournament named “{name}” already")
+    tournament = Tournament(league=league, name=name, slug=slug, seed=_new_seed(), **fields)
+    check_settings(tournament)
+    tournament.save()
+    return tournament
+
+
+def _new_seed() -> int:
+    return secrets.randbits(62)
+
+
+def check_settings(tournament: Tournament) -> None:
+    """The event's settings make a playable event; a TournamentError says why not."""
+    try:
+        game_options(tournament).check()
+    except GameError as refusal:
+        raise TournamentError(str(refusal)) from None
+    if not 2 <= tournament.table_size <= 6:
+        raise TournamentError("a table has 2 to 6 players")
+    if tournament.format == Tournament.Format.SWISS_CUT and not tournament.cut_size:
+        raise TournamentError("a Swiss with a top cut needs the size of its cut")
+    if tournament.round_time < timedelta(hours=1):
+        raise TournamentError("allow a round at least an hour")
+
+
+def game_options(tournament: Tournament) -> GameOptions:
+    """The options of every game of the event: always the strict setup (R7), never the
+    R19 house variant."""
+    return GameOptions(
+        board=tournament.board,
+        setup_mode=STRICT,
+        retreat_into_origin=False,
+        time_control=tournament.time_control,
+        decision_time=tournament.decision_time,
+        retreat_time=tournament.retreat_time,
+        bank_time=tournament.bank_time,
+        increment=tournament.increment,
+        missed_limit=tournament.missed_limit,
+        absence_pauses_clock=tournament.absence_pauses_clock,
+    )
+
+
+def open_registration(tournament: Tournament, by: AbstractBaseUser) -> None:
+    _check_organiser(tournament.league, by)
+    with transaction.atomic():
+        locked = _lock(tournament)
+        if locked.status != Tournament.Status.DRAFT:
+            raise TournamentError("registration opens only for an event being prepared")
+        locked.status = Tournament.Status.REGISTRATION
+        locked.save(update_fields=["status"])
+
+
+def _lock(tournament: Tournament) -> Tournament:
+    # Every change to an event's entries or rounds locks its row first: registrations
+    # racing for the last place under the cap, a round advanced by two finishing games.
+    return Tournament.objects.select_for_update().get(pk=tournament.pk)
+
+
+def register(tournament: Tournament, user: AbstractBaseUser, now: datetime | None = None) -> Entry:
+    """The player enters the event: registered, or on the waiting list once the cap is
+    reached. A member of the league only (an open league takes them in on the way)."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        locked = _lock(tournament)
+        _check_may_register(locked, user, now)
+        _ensure_member(locked.league, user)
+        entry = Entry.objects.filter(tournament=locked, user=user).first()
+        if entry is not None and entry.status not in (Entry.Status.WITHDRAWN,):
+            raise TournamentError("you are registered already")
+        full = locked.cap is not None and _taken_places(locked) >= locked.cap
+        status = Entry.Status.WAITING if full else Entry.Status.REGISTERED
+        joined = _current_round(locked) + 1 if locked.status == Tournament.Status.RUNNING else 1
+        if entry is None:
+            entry = Entry.objects.create(
+                tournament=locked, user=user, status=status, registered_at=now, joined_round=joined
+            )
+        else:
+            entry.status, entry.registered_at, entry.joined_round = status, now, joined
+            entry.left_after_round = None
+            entry.save(
+                update_fields=["status", "registered_at", "joined_round", "left_after_round"]
+            )
+        notify.registered(locked, entry)
+        return entry
+
+
+def _check_may_register(tournament: Tournament, user: AbstractBaseUser, now: datetime) -> None:
+    if tournament.status == Tournament.Status.REGISTRATION:
+        if tournament.registration_closes_at and now >= tournament.registration_closes_at:
+            raise TournamentError("registration for this event has closed")
+        return
+    if tournament.status == Tournament.Status.RUNNING:
+        if _current_round(tournament) + 1 < tournament.late_join_until_round:
+            return
+        raise TournamentError("this event has started: it takes no more players")
+    raise TournamentError("this event is not open for registration")
+
+
+def _ensure_member(league: League, user: AbstractBaseUser) -> None:
+    membership = Membership.objects.filter(league=league, user=user).first()
+    if membership is not None and membership.status == Membership.Status.ACTIVE:
+        return
+    if league.joining == League.Joining.OPEN:
+        join_league(league, user)
+        return
+    raise TournamentError(f"join {league} first: its organisers approve new members")
+
+
+def _taken_places(tournament: Tournament) -> int:
+    return tournament.entries.filter(
+        status__in=[Entry.Status.REGISTERED, Entry.Status.CHECKED_IN]
+    ).count()
+
+
+def _current_round(tournament: Tournament) -> int:
+    last = tournament.rounds.order_by("-number").values_list("number", flat=True).first()
+    return last or 0
+
+
+def withdraw(tournament: Tournament, user: AbstractBaseUser) -> Entry:
+    """The player leaves the event. Before it starts their place goes to the first on
+    the waiting list; once it runs they stay in the standings, and a game of theirs
+    still running is forfeited (R31)."""
+    with transaction.atomic():
+        locked = _lock(tournament)
+        entry = Entry.objects.filter(tournament=locked, user=user).first()
+        if entry is None or entry.status in (Entry.Status.WITHDRAWN, Entry.Status.DROPPED):
+            raise TournamentError("you are not playing in this event")
+        had_place = entry.plays
+        entry.status = Entry.Status.WITHDRAWN
+        entry.left_after_round = _current_round(locked)
+        entry.save(update_fields=["status", "left_after_round"])
+        if locked.status == Tournament.Status.RUNNING:
+            _forfeit_running_games(entry)
+        elif had_place:
+            _promote_from_waiting_list(locked)
+        return entry
+
+
+def _forfeit_running_games(entry: Entry) -> None:
+    """The player's seat forfeits in each of their event's games still running (R31); a
+    game still in setup cannot be forfeited, and ends at the round's deadline."""
+    for seat in entry.seats.select_related("table__game"):
+        game = seat.table.game
+        if game.status != Game.Status.PLAY or entry.user is None:
+            continue
+        game_seat = game.seats.filter(user=entry.user).first()
+        if game_seat is not None and game_seat.rank is None:
+            try:
+                games.forfeit_seat(game.pk, None, game_seat.pk, Move.Source.WEB)
+            except GameError:
+                pass  # already out of that game
+
+
+def _promote_from_waiting_list(tournament: Tournament) -> Entry | None:
+    if tournament.cap is not None and _taken_places(tournament) >= tournament.cap:
+        return None
+    first = (
+        tournament.entries.filter(status=Entry.Status.WAITING)
+        .order_by("registered_at", "pk")
+        .first()
+    )
+    if first is not None:
+        first.status = Entry.Status.REGISTERED
+        first.save(update_fields=["status"])
+        notify.promoted(tournament, first)
+    return first
+
+
+def check_in(tournament: Tournament, user: AbstractBaseUser, now: datetime | None = None) -> Entry:
+    """The player confirms they will play: required before round 1 when the event has a
+    check-in (a registered player who has not checked in is dropped at the start)."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        locked = _lock(tournament)
+        if locked.status != Tournament.Status.REGISTRATION:
+            raise TournamentError("check-in is over: the event has started")
+        if locked.check_in_opens_at is None or now < locked.check_in_opens_at:
+            raise TournamentError("check-in has not opened yet")
+        entry = Entry.objects.filter(tournament=locked, user=user).first()
+        if entry is None or entry.status != Entry.Status.REGISTERED:
+            raise TournamentError(
+                "you have checked in already"
+                if entry is not None and entry.status == Entry.Status.CHECKED_IN
+                else "you have no place in this event to check in for"
+            )
+        entry.status, entry.checked_in_at = Entry.Status.CHECKED_IN, now
+        entry.save(update_fields=["status", "checked_in_at"])
+        return entry
+
+
+def add_bot(tournament: Tournament, by: AbstractBaseUser, bot: str = "greedy") -> Entry:
+    """A bot entry (for tests and casual events), added by an organiser."""
+    _check_organiser(tournament.league, by)
+    if bot not in BOTS:
+        raise TournamentError(f"unknown bot {bot!r}")
+    with transaction.atomic():
+        locked = _lock(tournament)
+        if locked.status not in (Tournament.Status.DRAFT, Tournament.Status.REGISTRATION):
+            raise TournamentError("bots join before the event starts")
+        return Entry.objects.create(
+            tournament=locked, bot=bot, status=Entry.Status.CHECKED_IN, checked_in_at=timezone.now()
+        )

@@ -11,4 +11,8 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("leagues/<slug:slug>/", views.league, name="league"),
     path("leagues/<slug:slug>/join/", views.join, name="join"),
     path("leagues/<slug:slug>/leave/", views.leave, name="leave"),
+    path("leagues/<slug:league_slug>/<slug:slug>/", views.tournament, name="tournament"),
+    path("leagues/<slug:league_slug>/<slug:slug>/register/", views.register, name="register"),
+    path("leagues/<slug:league_slug>/<slug:slug>/withdraw/", views.withdraw, name="withdraw"),
+    path("leagues/<slug:league_slug>/<slug:slug>/check-in/", views.check_in, name="check_in"),
 ]

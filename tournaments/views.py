@@ -12,7 +12,7 @@ from django.views.decorators.http import require_GET, require_POST
 from games.views import sign_in_first
 from tournaments import selectors, services
 from tournaments.errors import TournamentError
-from tournaments.models import League, Membership
+from tournaments.models import Entry, League, Membership, Tournament
 
 
 @require_GET
@@ -39,6 +39,7 @@ def league(request: HttpRequest, slug: str) -> HttpResponse:
         "members": members,
         "membership": selectors.membership_of(request.user, league),
         "organiser": selectors.organises(request.user, league),
+        "events": selectors.events_of(league, request.user),
     }
     return render(request, "tournaments/league.html", context)
 
@@ -74,3 +75,84 @@ def leave(request: HttpRequest, slug: str) -> HttpResponse:
         return f"You left {league}."
 
     return _league_post(request, slug, act)
+
+
+# --- tournaments ------------------------------------------------------------------------
+
+
+def _tournament(request: HttpRequest, league_slug: str, slug: str) -> Tournament:
+    tournament = get_object_or_404(
+        Tournament.objects.select_related("league"), league__slug=league_slug, slug=slug
+    )
+    league_visible = selectors.visible_leagues(request.user).filter(pk=tournament.league_id)
+    if not league_visible.exists() or not (
+        tournament.is_public
+        or selectors.organises(request.user, tournament.league)
+        or (request.user.is_authenticated and tournament.entries.filter(user=request.user).exists())
+    ):
+        raise Http404("No such tournament.")
+    if tournament.status == Tournament.Status.DRAFT and not selectors.organises(
+        request.user, tournament.league
+    ):
+        raise Http404("No such tournament.")
+    return tournament
+
+
+@require_GET
+def tournament(request: HttpRequest, league_slug: str, slug: str) -> HttpResponse:
+    event = _tournament(request, league_slug, slug)
+    entries = event.entries.select_related("user__profile")
+    mine = entries.filter(user=request.user).first() if request.user.is_authenticated else None
+    context = {
+        "tournament": event,
+        "entries": [e for e in entries if e.status != Entry.Status.WAITING],
+        "waiting": [e for e in entries if e.status == Entry.Status.WAITING],
+        "entry": mine,
+        "organiser": selectors.organises(request.user, event.league),
+    }
+    return render(request, "tournaments/tournament.html", context)
+
+
+def _tournament_post(
+    request: HttpRequest, league_slug: str, slug: str, act: Callable[[Tournament], str]
+) -> HttpResponse:
+    event = _tournament(request, league_slug, slug)
+    try:
+        done = act(event)
+    except TournamentError as refusal:
+        messages.error(request, f"Refused: {refusal}. Nothing was changed.")
+    else:
+        messages.success(request, done)
+    return redirect("tournaments:tournament", league_slug=event.league.slug, slug=event.slug)
+
+
+@require_POST
+@sign_in_first
+def register(request: HttpRequest, league_slug: str, slug: str) -> HttpResponse:
+    def act(event: Tournament) -> str:
+        entry = services.register(event, request.user)
+        if entry.status == Entry.Status.WAITING:
+            return f"{event} is full: you are on the waiting list."
+        return f"You are registered for {event}."
+
+    return _tournament_post(request, league_slug, slug, act)
+
+
+@require_POST
+@sign_in_first
+def withdraw(request: HttpRequest, league_slug: str, slug: str) -> HttpResponse:
+    def act(event: Tournament) -> str:
+        services.withdraw(event, request.user)
+        return f"You withdrew from {event}."
+
+    return _tournament_post(request, league_slug, slug, act)
+
+
+@require_POST
+@sign_in_first
+def check_in(request: HttpRequest, league_slug: str, slug: str) -> HttpResponse:
+    def act(event: Tournament) -> str:
+        services.check_in(event, request.user)
+        return "You are checked in."
+
+    return _tournament_post(request, league_slug, slug, act)
