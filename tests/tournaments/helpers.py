@@ -6,6 +6,8 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
+from hypothesis import strategies as st
+
 from tournaments.core.pairing import SwissPairing, SwissSettings, pair_swiss
 from tournaments.core.results import Bye, GameResult, PlayerId, Result
 from tournaments.core.standings import (
@@ -54,3 +56,24 @@ def swiss_event(
         history += play(pairing, round, rng)
         standings = compute_standings(entrants, history, table, seed=seed)
     return history, pairings, standings
+
+
+@st.composite
+def events(draw: st.DrawFn, most: int = 17) -> tuple[list[int], list[Result]]:
+    """A field and a history of earlier rounds drawn at random (its tables and byes need
+    not follow any pairing rule)."""
+    n = draw(st.integers(0, most))
+    players = list(range(n))
+    history: list[Result] = []
+    for round in range(1, draw(st.integers(0, 5)) + 1):
+        order = draw(st.permutations(players))
+        start = 0
+        while start < n:
+            size = draw(st.integers(1, 4))
+            chunk = order[start : start + size]
+            start += size
+            if len(chunk) == 1:
+                history.append(Bye(round, chunk[0]))
+            else:
+                history.append(GameResult.ranked(round, chunk))
+    return players, history

@@ -11,7 +11,7 @@ from collections.abc import Iterator, Sequence
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tests.tournaments.helpers import play, swiss_event
+from tests.tournaments.helpers import events, play, swiss_event
 from tournaments.core.pairing import SwissSettings, pair_swiss, recommended_rounds
 from tournaments.core.results import Bye, GameResult, Result, bye_counts, meetings
 from tournaments.core.standings import FIVE_THREE_TWO_ONE, Entrant, compute_standings
@@ -170,27 +170,6 @@ def partitions(players: list[int], sizes: list[int]) -> Iterator[list[tuple[int,
             remaining = [p for p in rest if p not in mates]
             for tail in partitions(remaining, left):
                 yield [(first, *mates), *tail]
-
-
-@st.composite
-def events(draw: st.DrawFn, most: int = 17) -> tuple[list[int], list[Result]]:
-    """A field and a history of earlier rounds drawn at random (its tables and byes need
-    not follow any pairing rule)."""
-    n = draw(st.integers(0, most))
-    players = list(range(n))
-    history: list[Result] = []
-    for round in range(1, draw(st.integers(0, 5)) + 1):
-        order = draw(st.permutations(players))
-        start = 0
-        while start < n:
-            size = draw(st.integers(1, 4))
-            chunk = order[start : start + size]
-            start += size
-            if len(chunk) == 1:
-                history.append(Bye(round, chunk[0]))
-            else:
-                history.append(GameResult.ranked(round, chunk))
-    return players, history
 
 
 @settings(deadline=None, max_examples=60)
