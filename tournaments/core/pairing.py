@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import itertools
 import random
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 from .results import PlayerId, Result, bye_counts, meetings
@@ -298,11 +298,21 @@ class _LocalSearch:
         self.costs[j] = self.problem.cost(theirs)
 
 
-class _FewestRepeats:
-    """Exhaustive search for fewer repeats than the tables given, repeats alone.
+class _OutOfBudget(Exception):
+    """The search spent its budget of steps."""
 
-    Each step seats the unseated player with the fewest unmet players left, so a field
-    where no repeat-free pairing exists runs out of choices early."""
+
+class _Proven(Exception):
+    """The search found tables with as few repeats as it proved there must be."""
+
+
+class _FewestRepeats:
+    """Exhaustive search for the fewest repeats, repeats alone: is there a pairing with
+    none, with at most one, two, … up to one fewer than the tables given?
+
+    Each search seats the unseated player with the fewest unmet players left and tries
+    only table-mates within the repeats still allowed: where a pairing with few repeats
+    exists it comes quickly, and where none does the choices run out early."""
 
     def __init__(
         self, problem: _Problem, sizes: Sequence[int], start: list[list[int]], budget: int
@@ -316,40 +326,98 @@ class _FewestRepeats:
         self.unmet = _unmet_masks(problem)
 
     def run(self) -> tuple[list[list[int]], bool]:
-        if self.best_repeats == 0:
-            return self.best, True
-        everyone = (1 << len(self.problem.players)) - 1
-        return self.best, self._search(everyone, self.sizes, [], 0)
+        """The tables with the fewest repeats found, and whether they are proven fewest.
 
-    def _search(self, rest: int, sizes: list[int], chosen: list[list[int]], repeats: int) -> bool:
+        The searches with a growing allowance prove that no pairing has fewer repeats
+        than the first allowance they fail to finish; if the budget ends there, a branch
+        and bound from the best tables known goes on with a budget of its own, down to
+        that proven floor."""
+        everyone = (1 << len(self.problem.players)) - 1
+        floor = 0
+        try:
+            for allowed in range(self.best_repeats):
+                chosen: list[list[int]] = []
+                if self._search(everyone, self.sizes, chosen, allowed):
+                    return chosen, True  # none with fewer: the searches before failed
+                floor = allowed + 1
+        except _OutOfBudget:
+            pass
+        if floor >= self.best_repeats:
+            return self.best, True
+        self.steps = 0
+        try:
+            self._improve(everyone, self.sizes, [], 0, floor)
+        except _OutOfBudget:
+            return self.best, self.best_repeats == floor
+        except _Proven:
+            pass
+        return self.best, True
+
+    def _improve(
+        self, rest: int, sizes: list[int], chosen: list[list[int]], repeats: int, floor: int
+    ) -> None:
+        """Branch and bound: keep any pairing with fewer repeats than the best known."""
         if not rest:
-            if repeats < self.best_repeats:
-                self.best, self.best_repeats = [list(t) for t in chosen], repeats
-            return True
+            self.best, self.best_repeats = [list(t) for t in chosen], repeats
+            if repeats == floor:
+                raise _Proven
+            return
         members = _members(rest)
         pivot = min(members, key=lambda i: ((self.unmet[i] & rest).bit_count(), i))
-        met = self.problem.met[pivot]
-        others = sorted((i for i in members if i != pivot), key=lambda i: (met.get(i, 0), i))
         for size in sorted(set(sizes), reverse=True):
             left = list(sizes)
             left.remove(size)
-            for mates in itertools.combinations(others, size - 1):
-                self.steps += 1
-                if self.steps > self.budget:
-                    return False
-                table = sorted((pivot, *mates))
-                total = repeats + self.problem.cost(table)[0]
+            tables = self._tables(pivot, members, size, self.best_repeats - repeats - 1)
+            for table, added in tables:
                 remaining = rest & ~sum(1 << i for i in table)
+                total = repeats + added
                 if total + _repeats_bound(self.unmet, remaining, left) >= self.best_repeats:
                     continue
                 chosen.append(table)
-                finished = self._search(remaining, left, chosen, total)
+                self._improve(remaining, left, chosen, total, floor)
                 chosen.pop()
-                if not finished:
-                    return False
-                if self.best_repeats == 0:
+
+    def _search(self, rest: int, sizes: list[int], chosen: list[list[int]], allowed: int) -> bool:
+        """Seat ``rest`` with at most ``allowed`` repeats, appending to ``chosen``."""
+        if not rest:
+            return True
+        if _repeats_bound(self.unmet, rest, sizes) > allowed:
+            return False
+        members = _members(rest)
+        pivot = min(members, key=lambda i: ((self.unmet[i] & rest).bit_count(), i))
+        for size in sorted(set(sizes), reverse=True):
+            left = list(sizes)
+            left.remove(size)
+            for table, repeats in self._tables(pivot, members, size, allowed):
+                chosen.append(table)
+                remaining = rest & ~sum(1 << i for i in table)
+                if self._search(remaining, left, chosen, allowed - repeats):
                     return True
-        return True
+                chosen.pop()
+        return False
+
+    def _tables(
+        self, pivot: int, members: list[int], size: int, allowed: int
+    ) -> Iterator[tuple[list[int], int]]:
+        """The tables of ``size`` around ``pivot`` with at most ``allowed`` repeats,
+        those whose players met the pivot least first."""
+        met = self.problem.met
+        others = sorted((i for i in members if i != pivot), key=lambda i: (met[pivot].get(i, 0), i))
+
+        def extend(table: list[int], start: int, repeats: int) -> Iterator[tuple[list[int], int]]:
+            if len(table) == size:
+                yield sorted(table), repeats
+                return
+            for k in range(start, len(others)):
+                self.steps += 1
+                if self.steps > self.budget:
+                    raise _OutOfBudget
+                row = met[others[k]]
+                added = repeats + sum(row.get(t, 0) for t in table)
+                if added <= allowed:
+                    yield from extend([*table, others[k]], k + 1, added)
+
+        yield from extend([pivot], 0, 0)
 
 
 def _unmet_masks(problem: _Problem) -> list[int]:
