@@ -7,7 +7,8 @@ again exactly and its costs shown beside it. The Django parts of the app (models
 services, pages, jobs) store what these functions take and return.
 
 Modules: ``results`` (finishing orders and byes), ``tables`` (splitting a field into
-tables), ``pairing`` (Swiss in pods), ``seating`` (seat order and homes), ``cut`` (top
-cut and elimination in pods), ``roundrobin`` (schedules made up front), ``standings``
-(points, tie-breaks, ranks) and ``adjudication`` (ranking unfinished games, R28).
+tables), ``pairing`` (Swiss in pods, searching with ``pods`` and ``podsearch``),
+``seating`` (seat order and homes), ``cut`` (top cut and elimination in pods),
+``roundrobin`` (schedules made up front), ``standings`` (points, tie-breaks, ranks) and
+``adjudication`` (ranking unfinished games, R28).
 """
