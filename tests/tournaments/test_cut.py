@@ -3,7 +3,11 @@ table advancing to one final table, ties at the cut line settled by the standing
 
 from __future__ import annotations
 
+import random
+
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from tournaments.core.cut import advancing, elimination_plan, elimination_round, top_cut
 from tournaments.core.results import GameResult, Order, Result
@@ -117,3 +121,33 @@ def test_withdrawn_players_are_passed_over_for_the_cut() -> None:
     cut = top_cut(cut_standings(withdrawn=frozenset({1})), 4)
     assert cut.seeded == (2, *cut.seeded[1:3], 5) and set(cut.seeded[1:3]) == {3, 4}
     assert cut.first_round.final  # four fit at one table
+
+
+@settings(deadline=None, max_examples=60)
+@given(
+    st.integers(2, 80),
+    st.sampled_from([TableSizes(), THREES, TableSizes(4, (4,)), TableSizes(4, (2, 3, 4))]),
+    st.integers(1, 2),
+    st.randoms(use_true_random=False),
+)
+def test_an_elimination_follows_its_published_plan_to_one_champion(
+    players: int, sizes: TableSizes, advance: int, rng: random.Random
+) -> None:
+    if advance >= min(sizes.allowed):
+        return
+    plan = elimination_plan(players, sizes, advance)
+    left = list(range(1, players + 1))
+    played = []
+    while len(left) > 1:
+        played.append(len(left))
+        round = elimination_round(left, sizes)
+        seated = [p for pod in round.tables for p in pod.players]
+        assert sorted(seated + list(round.byes)) == sorted(left)
+        assert round.final or all(len(pod.players) in sizes.allowed for pod in round.tables)
+        orders: list[Order] = []
+        for pod in round.tables:
+            order = list(pod.players)
+            rng.shuffle(order)
+            orders.append(tuple((p,) for p in order))
+        left = list(advancing(round, orders, advance))
+    assert tuple(played) == plan

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import itertools
 import random
 from collections import Counter
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from tournaments.core.seating import CONTINENTS, SeatRecord, seat_round
 
@@ -91,3 +94,33 @@ def test_a_table_needs_two_to_six_different_players() -> None:
         seat_round([[1, 1]], [], seed=1)
     with pytest.raises(ValueError):
         seat_round([list(range(7))], [], seed=1)
+
+
+@settings(deadline=None, max_examples=60)
+@given(
+    st.integers(2, 6),
+    st.lists(
+        st.tuples(st.integers(0, 5), st.integers(0, 5), st.sampled_from(CONTINENTS)),
+        max_size=40,
+    ),
+    st.integers(0, 2**32),
+)
+def test_no_other_homes_or_seats_repeat_less(
+    size: int, records: list[tuple[int, int, str]], seed: int
+) -> None:
+    history = [SeatRecord(p, s % size, h) for p, s, h in records]
+    players = list(range(size))
+    (table,) = seat_round([players], history, seed=seed)
+    homes = Counter((r.player, r.home) for r in history)
+    seats = Counter((r.player, r.seat) for r in history)
+    assert sorted(s.player for s in table.seats) == players
+    assert len({s.home for s in table.seats}) == size
+    order = [s.player for s in table.seats]
+    least_homes = min(
+        sum(homes[p, h] for p, h in zip(order, given, strict=True))
+        for given in itertools.permutations(CONTINENTS, size)
+    )
+    assert table.home_cost == least_homes
+    firsts = Counter(r.player for r in history if r.seat == 0)
+    assert firsts[order[0]] == min(firsts[p] for p in players)
+    assert table.seat_cost == sum(seats[p, s] for s, p in enumerate(order))
