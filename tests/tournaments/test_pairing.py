@@ -153,7 +153,7 @@ def test_two_player_tables_pair_a_two_player_swiss_without_rematches() -> None:
 def test_a_large_field_is_paired_without_repeats() -> None:
     history, pairings, _ = swiss_event(list(range(600)), rounds=4, seed=3)
     assert [p.costs.repeats for p in pairings] == [0, 0, 0, 0]
-    assert pairings[-1].costs.top_down_repeats >= 0
+    assert sum(p.costs.top_down_repeats for p in pairings) > 0  # there were repeats to undo
     assert not pairings[-1].costs.proven_best  # a large field has no exhaustive search
 
 
