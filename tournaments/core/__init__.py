@@ -1,0 +1,14 @@
+"""The tournament formats as pure functions: pairing, seating, schedules, cuts, standings
+and adjudication.
+
+No Django, no database, no I/O, no clock and no global randomness (like ``games/engine``):
+every draw comes from a seed the caller records, so a pairing or a seating can be made
+again exactly and its costs shown beside it. The Django parts of the app (models,
+services, pages, jobs) store what these functions take and return.
+
+Modules: ``results`` (finishing orders and byes), ``tables`` (splitting a field into
+tables), ``pairing`` (Swiss in pods, searching with ``pods`` and ``podsearch``),
+``seating`` (seat order and homes), ``cut`` (top cut and elimination in pods),
+``roundrobin`` (schedules made up front), ``standings`` (points, tie-breaks, ranks) and
+``adjudication`` (ranking unfinished games, R28).
+"""
