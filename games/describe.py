@@ -247,6 +247,8 @@ def describe_start(start_record: Sequence[Event], names: Names) -> list[str]:
         if event.get("type") == "start_roll":
             rolls = ", ".join(f"{who(names, p)} {v}" for p, v in event["rolls"].items())
             lines.append(f"{'Re-roll of the tied players' if n else 'Start roll'}: {rolls}.")
+        elif event.get("type") == "first_player" and event.get("by") == "seating":
+            lines.append(f"{who(names, event['player'])} goes first, as the event seated them.")
         elif event.get("type") == "first_player":
             lines.append(f"{who(names, event['player'])} rolled highest and goes first.")
     return lines

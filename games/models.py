@@ -255,6 +255,7 @@ class GameEvent(models.Model):
         REPLACE = "replace", "Player replaced"
         ABANDON = "abandon", "Abandoned"
         RESIGN = "resign", "Resigned"
+        ADJUDICATE = "adjudicate", "Ended under a turn limit"
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="events")
     kind = models.CharField(max_length=10, choices=Kind)

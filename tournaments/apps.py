@@ -3,3 +3,13 @@ from django.apps import AppConfig
 
 class TournamentsConfig(AppConfig):
     name = "tournaments"
+
+    def ready(self) -> None:
+        from games import selectors
+        from games.signals import game_finished
+        from tournaments import receivers
+        from tournaments.selectors import organisers_of_game
+
+        game_finished.connect(receivers.game_finished, dispatch_uid="tournaments-results")
+        # A tournament's organisers organise its games.
+        selectors.register_organisers(organisers_of_game)

@@ -160,6 +160,11 @@ class Tournament(models.Model):
     starts_at = models.DateTimeField(
         null=True, blank=True, help_text="Check-in closes and round 1 is paired"
     )
+    review_pairings = models.BooleanField(
+        default=False,
+        help_text="Each round waits, paired, for an organiser to start it (and may be "
+        "paired again meanwhile); otherwise it starts at once",
+    )
     late_join_until_round = models.PositiveSmallIntegerField(
         default=0, help_text="Players may still join before this round (0: not after the start)"
     )
@@ -237,6 +242,7 @@ class Entry(models.Model):
 
 class Round(models.Model):
     class Status(models.TextChoices):
+        PAIRED = "paired", "Paired, waiting to start"
         RUNNING = "running", "Running"
         FINISHED = "finished", "Finished"
 
@@ -247,8 +253,8 @@ class Round(models.Model):
     seed = models.BigIntegerField()
     # What chose the pairing and the seating (repeats, score spread, seat history).
     costs = models.JSONField(default=dict, blank=True)
-    started_at = models.DateTimeField(default=timezone.now)
-    deadline = models.DateTimeField(db_index=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    deadline = models.DateTimeField(null=True, blank=True, db_index=True)
     finished_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
@@ -265,8 +271,13 @@ class Round(models.Model):
 class Table(models.Model):
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="tables")
     number = models.PositiveSmallIntegerField()
+    # Made when the round starts.
     game = models.OneToOneField(
-        "games.Game", on_delete=models.PROTECT, related_name="tournament_table"
+        "games.Game",
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="tournament_table",
     )
     # The finishing order by entry id, best first, tied entries in one group; empty while
     # the game runs.

@@ -54,3 +54,50 @@ def registered(tournament: Tournament, entry: Entry) -> None:
 def promoted(tournament: Tournament, entry: Entry) -> None:
     """A place came free: the player is in."""
     _tell(entry, "promoted", {}, "promoted")
+
+
+def round_started(tournament: Tournament, made: Any) -> None:
+    """Each player's table for the round (opponents, seat, home, deadline, the game's
+    link), or their bye."""
+    from games.engine import BOARDS
+    from games.notify import game_url
+
+    board = BOARDS[tournament.board]
+    for table in made.tables.select_related("game").prefetch_related("seats__entry__user__profile"):
+        seats = list(table.seats.all())
+        for seat in seats:
+            context = {
+                "round": made,
+                "table": table,
+                "seat": seat,
+                "home": board.continent_names[board.continent_index[seat.home]],
+                "others": [s.entry.name for s in seats if s.pk != seat.pk],
+                "game_link": game_url(table.game) if table.game else "",
+            }
+            _tell(seat.entry, "table", context, f"table:{made.number}")
+    for bye in made.byes.select_related("entry__user__profile"):
+        _tell(bye.entry, "bye", {"round": made}, f"bye:{made.number}")
+
+
+def round_results(tournament: Tournament, made: Any) -> None:
+    """The round's results and where each player stands now."""
+    from tournaments import history
+
+    standings = history.standings(tournament)
+    for entry in tournament.entries.filter(pk__in=[line.player for line in standings.lines]):
+        line = standings.line(entry.pk)
+        context = {"round": made, "line": line, "players": len(standings.lines)}
+        _tell(entry, "results", context, f"results:{made.number}")
+
+
+def final_standings(tournament: Tournament) -> None:
+    from tournaments import history
+
+    standings = history.standings(tournament)
+    top = [
+        (line.rank, Entry.objects.get(pk=line.player).name, line.points)
+        for line in standings.lines[:8]
+    ]
+    for entry in tournament.entries.filter(pk__in=[line.player for line in standings.lines]):
+        context = {"line": standings.line(entry.pk), "top": top, "players": len(standings.lines)}
+        _tell(entry, "final", context, "final")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import QuerySet
 
@@ -57,3 +59,20 @@ def events_of(league: League, user: AbstractBaseUser | None) -> QuerySet[Tournam
     if organises(user, league):
         return events
     return events.filter(is_public=True).exclude(status=Tournament.Status.DRAFT)
+
+
+def organisers_of_game(game: Any) -> list[int]:
+    """The organisers of the league whose event a game belongs to (none for a lobby
+    game): the games app asks this through its organiser rule."""
+    league_id = (
+        Tournament.objects.filter(rounds__tables__game=game)
+        .values_list("league_id", flat=True)
+        .first()
+    )
+    if league_id is None:
+        return []
+    return list(
+        Membership.objects.filter(
+            league_id=league_id, role=Membership.Role.ORGANISER, status=Membership.Status.ACTIVE
+        ).values_list("user_id", flat=True)
+    )

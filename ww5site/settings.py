@@ -437,6 +437,10 @@ CELERY_BEAT_SCHEDULE = {
     "sweep-bots": {"task": "games.tasks.sweep_bots", "schedule": PERIODIC_JOBS_EVERY},
     "sweep-outbox": {"task": "mail.tasks.sweep_outbox", "schedule": PERIODIC_JOBS_EVERY},
     "send-digests": {"task": "games.tasks.send_digests", "schedule": PERIODIC_JOBS_EVERY},
+    "sweep-tournaments": {
+        "task": "tournaments.tasks.sweep_tournaments",
+        "schedule": PERIODIC_JOBS_EVERY,
+    },
 }
 
 # The HTTPS settings apply in production only, but are read, and so checked, whatever

@@ -64,6 +64,7 @@ from games.services.lobby import (
 )
 from games.services.organiser import (
     abandon_game,
+    adjudicate,
     extend_deadline,
     forfeit_seat,
     move_on_behalf,
@@ -89,6 +90,7 @@ __all__ = [
     "StaleForm",
     "TableSeat",
     "abandon_game",
+    "adjudicate",
     "absence_days",
     "absences_of",
     "add_bot",

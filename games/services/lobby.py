@@ -220,8 +220,11 @@ def start_game(game_id: int, by: AbstractBaseUser) -> None:
         _start(game)
 
 
-def _start(game: Game) -> None:
-    """R4–R5: fix the homes, roll for the first player, and open the setup."""
+def _start(game: Game, first_seat: int | None = None) -> None:
+    """R4–R5: fix the homes, roll for the first player, and open the setup.
+
+    ``first_seat`` (an index in seat order): who goes first instead of the roll, when an
+    event's seating decides it (recorded as such in the start record)."""
     seats = list(game.seats.order_by("number"))
     if game.home_assignment == Game.HomeAssignment.RANDOM:
         homes = dice().sample(list(engine.BOARDS[game.board].continents), len(seats))
@@ -237,7 +240,12 @@ def _start(game: Game) -> None:
         Seat.objects.bulk_update(seats, ["bank_left"])
     game.__dict__.pop("_seat_list", None)  # read again, with the homes and banks
     players = [(s.player_name, s.home) for s in seats]
-    state, record = engine.new_game(players, game.options(), dice())
+    if first_seat is None:
+        state, record = engine.new_game(players, game.options(), dice())
+    else:
+        in_turn_order = players[first_seat:] + players[:first_seat]
+        state = engine.start_position(in_turn_order, game.options())
+        record = [{"type": "first_player", "player": players[first_seat][0], "by": "seating"}]
     now = current_time()
     game.seats_wanted = len(seats)
     game.start_record = record

@@ -28,7 +28,7 @@ from games.services.core import (
     state_of,
 )
 from games.services.decisions import _apply
-from games.signals import ABANDONED
+from games.signals import ABANDONED, Finish
 
 
 def move_on_behalf(
@@ -222,3 +222,22 @@ def abandon_game(game_id: int, by: AbstractBaseUser, reason: str = "") -> None:
         text = f"{_organiser(by)} abandoned the game: it ends with no result."
         everyone = [seat.user for seat in seats_of(game)]
         _tell(game, GameEvent.Kind.ABANDON, by, text, None, reason, everyone)
+
+
+def adjudicate(game_id: int, order: list[list[str]], reason: str) -> Finish:
+    """End a running game with a given finishing order (engine player names, best first;
+    a group ties), under an event's turn-limit house rule (R28): told to the players with
+    ``reason`` (the published ranking and the values that decided it)."""
+    with transaction.atomic():
+        game = lock_game(game_id)
+        if not game.is_active:
+            raise GameError(f"this game is {game.get_status_display().lower()}")
+        named = {seat.player_name for seat in seats_of(game)}
+        listed = [name for group in order for name in group]
+        if sorted(listed) != sorted(named):
+            raise GameError("an adjudication ranks every player of the game once")
+        finish = finish_game(game, current_time(), order=order)
+        text = "The game ended at its round's deadline under the turn-limit house rule (R28)."
+        everyone = [seat.user for seat in seats_of(game)]
+        _tell(game, GameEvent.Kind.ADJUDICATE, None, text, None, reason, everyone)
+        return finish

@@ -33,10 +33,12 @@ def create_table(
     name: str = "",
     creator: AbstractBaseUser | None = None,
     is_public: bool = True,
+    first_seat: int | None = None,
 ) -> Game:
     """Make the game and start it: the seats in the order given, each with its home; the
-    start roll decides who goes first (R4–R5), and setup begins. Nothing is made if any
-    part is refused."""
+    start roll decides who goes first (R4–R5), or the seat ``first_seat`` (an index in
+    the order given) when the organiser's seating decides it; setup begins. Nothing is
+    made if any part is refused."""
     options.check()
     if not MIN_SEATS <= len(seats) <= MAX_SEATS:
         raise GameError(f"a game has {MIN_SEATS} to {MAX_SEATS} players")
@@ -45,6 +47,8 @@ def create_table(
             raise GameError("each seat has either a player or a bot")
         if seat.bot and seat.bot not in BOTS:
             raise GameError(f"unknown bot {seat.bot!r}")
+    if first_seat is not None and not 0 <= first_seat < len(seats):
+        raise GameError("the first player must have a seat at the table")
     players = [seat.user.pk for seat in seats if seat.user is not None]
     if len(set(players)) != len(players):
         raise GameError("a player can have only one seat at a table")
@@ -67,5 +71,5 @@ def create_table(
                 bot=seat.bot,
                 home=_check_home(game, seat.home),
             )
-        _start(game)
+        _start(game, first_seat)
     return game

@@ -1,0 +1,162 @@
+"""An event runs itself: rounds paired, seated and started, results recorded as games
+end, rounds adjudicated at their deadline, the next round paired, the event finished."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+import pytest
+from django.utils import timezone
+
+from games.models import Game
+from mail.models import OutgoingMail
+from tournaments import history, jobs, rounds, services
+from tournaments.core.standings import compute_standings
+from tournaments.models import Bye, Entry, League, Round, Table, Tournament
+
+pytestmark = pytest.mark.django_db
+
+LATER = timedelta(days=30)
+
+
+def bot_event(league: League, organiser: Any, bots: int, **settings: Any) -> Tournament:
+    event = services.create_tournament(league, organiser, "Bot Swiss", **settings)
+    services.open_registration(event, organiser)
+    for _ in range(bots):
+        services.add_bot(event, organiser)
+    event.refresh_from_db()
+    return event
+
+
+def play_out(event: Tournament, capture: Any, rounds_expected: int) -> None:
+    """Let every round's deadline pass in turn: the sweep adjudicates the games still
+    running, the round ends and the next is paired, until the event is over."""
+    now = timezone.now()
+    for _ in range(rounds_expected + 1):
+        event.refresh_from_db()
+        if event.status == Tournament.Status.FINISHED:
+            return
+        now += LATER
+        with capture(execute=True):
+            jobs.sweep(now)
+    event.refresh_from_db()
+
+
+def test_round_one_seats_every_player_at_tables_of_four_and_three(
+    league_a: League, anna: Any
+) -> None:
+    event = bot_event(league_a, anna, 7, swiss_rounds=2)
+
+    made = rounds.start(event.pk)
+
+    assert made is not None and made.number == 1 and made.status == Round.Status.RUNNING
+    tables = list(made.tables.order_by("number"))
+    assert sorted(t.seats.count() for t in tables) == [3, 4]
+    assert not Bye.objects.filter(round=made).exists()
+    for table in tables:
+        game = table.game
+        assert game is not None and game.status == Game.Status.SETUP
+        assert game.setup_mode == "strict" and not game.retreat_into_origin
+        homes = list(table.seats.values_list("home", flat=True))
+        assert len(set(homes)) == len(homes)
+        first = next(e for e in game.start_record if e["type"] == "first_player")
+        assert first["by"] == "seating"  # seat 1 moves first, balanced over the event
+    assert made.costs["swiss"]["seed"] == made.seed
+
+
+def test_a_bot_event_runs_to_its_final_standings(
+    league_a: League, anna: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    event = bot_event(league_a, anna, 9, swiss_rounds=3)
+    with django_capture_on_commit_callbacks(execute=True):
+        rounds.start(event.pk)
+
+    play_out(event, django_capture_on_commit_callbacks, 3)
+
+    assert event.status == Tournament.Status.FINISHED
+    assert list(event.rounds.values_list("number", "status")) == [
+        (1, "finished"),
+        (2, "finished"),
+        (3, "finished"),
+    ]
+    assert not Table.objects.filter(round__tournament=event, result=[]).exists()
+    # The standings are what the results give, recomputed from the tables and byes.
+    recomputed = compute_standings(
+        history.entrants(event),
+        history.results(event),
+        history.points_table(event),
+        seed=event.seed,
+    )
+    assert history.standings(event) == recomputed
+    assert len(recomputed.lines) == 9
+    # Byes: a field of 9 in tables of 4 and 3 needs none.
+    assert not Bye.objects.filter(round__tournament=event).exists()
+
+
+def test_advancing_twice_pairs_one_round(
+    league_a: League, anna: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    event = bot_event(league_a, anna, 4, swiss_rounds=2)
+    rounds.start(event.pk)
+    made = event.rounds.get(number=1)
+    with django_capture_on_commit_callbacks(execute=False):
+        rounds.adjudicate_round(made)
+
+    assert rounds.advance(event.pk) == "paired"
+    assert rounds.advance(event.pk) == "nothing to do"
+    assert list(event.rounds.values_list("number", flat=True)) == [1, 2]
+
+
+def test_a_round_past_its_deadline_is_adjudicated_under_the_house_rule(
+    league_a: League, anna: Any
+) -> None:
+    event = bot_event(league_a, anna, 4, swiss_rounds=1)
+    made = rounds.start(event.pk)
+    assert made is not None
+
+    jobs.sweep(timezone.now() + LATER)
+
+    table = made.tables.get()
+    assert table.result_source == "adjudicated"
+    assert sorted(p for group in table.result for p in group) == sorted(
+        event.entries.values_list("pk", flat=True)
+    )
+    game = Game.objects.get(pk=table.game_id)
+    assert game.status == Game.Status.OVER
+    assert game.events.filter(kind="adjudicate").exists()
+
+
+def test_players_are_mailed_their_table(
+    league_a: League, anna: Any, alice: Any, bob: Any, carol: Any
+) -> None:
+    event = services.create_tournament(league_a, anna, "Humans")
+    services.open_registration(event, anna)
+    for player in (alice, bob, carol):
+        services.register(event, player)
+
+    rounds.start(event.pk)
+
+    mails = OutgoingMail.objects.filter(thread=f"tournament-{event.pk}", kind="tournament_table")
+    assert {m.to_user for m in mails} == {alice, bob, carol}
+    text = mails.get(to_user=alice).body_text
+    assert "Round 1 of Humans has started" in text and "home continent" in text
+    assert "/games/" in text
+
+
+def test_an_event_with_check_in_drops_who_did_not_check_in(
+    league_a: League, anna: Any, alice: Any, bob: Any, carol: Any
+) -> None:
+    now = timezone.now()
+    event = services.create_tournament(league_a, anna, "Checked", check_in_opens_at=now)
+    services.open_registration(event, anna)
+    for player in (alice, bob, carol):
+        services.register(event, player)
+    services.check_in(event, alice, now)
+    services.check_in(event, bob, now)
+
+    rounds.start(event.pk)
+
+    statuses = dict(Entry.objects.filter(tournament=event).values_list("user__username", "status"))
+    assert statuses == {"alice": "checked_in", "bob": "checked_in", "carol": "dropped"}
+    assert event.rounds.get().tables.get().seats.count() == 2
