@@ -170,6 +170,7 @@ class Tournament(models.Model):
     )
 
     seed = models.BigIntegerField(help_text="Every pairing and draw of the event follows it")
+    paused_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(default=timezone.now)
     finished_at = models.DateTimeField(null=True, blank=True)
 

@@ -18,7 +18,7 @@ from games.models import Game, Move
 from games.options import STRICT, GameOptions
 from tournaments import notify
 from tournaments.errors import TournamentError
-from tournaments.models import Entry, League, Membership, Tournament
+from tournaments.models import Entry, League, Membership, Table, Tournament
 from tournaments.selectors import organises
 
 
@@ -338,3 +338,110 @@ def add_bot(tournament: Tournament, by: AbstractBaseUser, bot: str = "greedy") -
         return Entry.objects.create(
             tournament=locked, bot=bot, status=Entry.Status.CHECKED_IN, checked_in_at=timezone.now()
         )
+
+
+# --- organisers' actions on a running event --------------------------------------------
+
+
+def start_event(tournament: Tournament, by: AbstractBaseUser) -> None:
+    """An organiser starts the event now (instead of at its start time)."""
+    from tournaments import rounds
+
+    _check_organiser(tournament.league, by)
+    rounds.start(tournament.pk)
+
+
+def pause_event(tournament: Tournament, by: AbstractBaseUser) -> int:
+    """No round is paired or adjudicated while an event is paused, and its running games
+    are paused (their deadlines move on by the pause when it is resumed). Returns how
+    many games were paused."""
+    return _set_paused(tournament, by, pause=True)
+
+
+def resume_event(tournament: Tournament, by: AbstractBaseUser) -> int:
+    return _set_paused(tournament, by, pause=False)
+
+
+def _set_paused(tournament: Tournament, by: AbstractBaseUser, pause: bool) -> int:
+    _check_organiser(tournament.league, by)
+    with transaction.atomic():
+        locked = _lock(tournament)
+        was, now = (
+            (Tournament.Status.RUNNING, Tournament.Status.PAUSED)
+            if pause
+            else (Tournament.Status.PAUSED, Tournament.Status.RUNNING)
+        )
+        if locked.status != was:
+            raise TournamentError(
+                "only a running event can be paused" if pause else "this event is not paused"
+            )
+        moment = timezone.now()
+        if not pause and locked.paused_at is not None:
+            # The running round's deadline moves on by the pause, as its games' do.
+            for made in locked.rounds.filter(status="running", deadline__isnull=False):
+                made.deadline += moment - locked.paused_at
+                made.save(update_fields=["deadline"])
+        locked.status, locked.paused_at = now, moment if pause else None
+        locked.save(update_fields=["status", "paused_at"])
+        running = Game.objects.filter(
+            tournament_table__round__tournament=locked,
+            status__in=[Game.Status.SETUP, Game.Status.PLAY],
+            paused_at__isnull=pause,
+        )
+        changed = 0
+        for game_id in running.values_list("pk", flat=True):
+            (games.pause_game if pause else games.resume_game)(game_id, by)
+            changed += 1
+        return changed
+
+
+def drop_entry(tournament: Tournament, by: AbstractBaseUser, entry: Entry, note: str = "") -> Entry:
+    """An organiser drops a player from later rounds (they stay in the standings)."""
+    _check_organiser(tournament.league, by)
+    with transaction.atomic():
+        locked = _lock(tournament)
+        entry = Entry.objects.select_for_update().get(pk=entry.pk, tournament=locked)
+        if not entry.plays:
+            raise TournamentError(f"{entry.name} is not playing")
+        entry.status = Entry.Status.DROPPED
+        entry.left_after_round = _current_round(locked)
+        entry.note = note.strip() or "dropped by an organiser"
+        entry.save(update_fields=["status", "left_after_round", "note"])
+        return entry
+
+
+def reinstate(tournament: Tournament, by: AbstractBaseUser, entry: Entry) -> Entry:
+    """An organiser takes a dropped player back for the rounds to come."""
+    _check_organiser(tournament.league, by)
+    with transaction.atomic():
+        locked = _lock(tournament)
+        entry = Entry.objects.select_for_update().get(pk=entry.pk, tournament=locked)
+        if entry.status != Entry.Status.DROPPED:
+            raise TournamentError(f"{entry.name} has not been dropped")
+        entry.status = Entry.Status.CHECKED_IN if entry.checked_in_at else Entry.Status.REGISTERED
+        entry.left_after_round = None
+        entry.joined_round = min(entry.joined_round, _current_round(locked) + 1)
+        entry.note = "reinstated by an organiser"
+        entry.save(update_fields=["status", "left_after_round", "joined_round", "note"])
+        return entry
+
+
+def correct_result(
+    tournament: Tournament, by: AbstractBaseUser, table_id: int, order: list[list[int]]
+) -> None:
+    """An organiser corrects a finished table's result (after a dispute): the finishing
+    order by entry, best first, ties in one group. The standings follow at once."""
+    _check_organiser(tournament.league, by)
+    with transaction.atomic():
+        locked = _lock(tournament)
+        table = (
+            Table.objects.select_for_update().filter(pk=table_id, round__tournament=locked).first()
+        )
+        if table is None or table.finished_at is None:
+            raise TournamentError("only a finished table's result can be corrected")
+        seated = sorted(table.seats.values_list("entry_id", flat=True))
+        if sorted(p for group in order for p in group) != seated or any(not g for g in order):
+            raise TournamentError("a result ranks every player of the table once")
+        table.result = [list(group) for group in order]
+        table.result_source = "corrected"
+        table.save(update_fields=["result", "result_source"])
