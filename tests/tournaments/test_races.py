@@ -1,0 +1,80 @@
+"""Real races on PostgreSQL: a round ends once, and is advanced once, however its last
+games end and however often the jobs run."""
+
+from __future__ import annotations
+
+from functools import partial
+from typing import Any
+
+import pytest
+from django.db.backends.base.base import BaseDatabaseWrapper
+
+from games import services as games
+from tests.personas import make_user
+from tests.races import race
+from tournaments import rounds, services, tasks
+from tournaments.models import League, Round, Tournament
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture
+def two_tables(
+    postgres: BaseDatabaseWrapper, league_a: League, anna: Any, django_user_model: Any
+) -> Tournament:
+    """An event of 8 players in its first round: two tables of four, their games
+    waiting for their first placements."""
+    event = services.create_tournament(league_a, anna, "Race Swiss", swiss_rounds=2)
+    services.open_registration(event, anna)
+    for n in range(8):
+        services.register(event, make_user(django_user_model, f"player{n}"))
+    rounds.start(event.pk)
+    return event
+
+
+def test_the_last_two_games_ending_at_once_end_the_round_once(
+    two_tables: Tournament, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    handed: list[int] = []
+    monkeypatch.setattr(tasks.advance, "delay", handed.append)
+    made = two_tables.rounds.get(number=1)
+    game_ids = list(made.tables.values_list("game_id", flat=True))
+    assert len(game_ids) == 2
+    orders = [_order(game_id) for game_id in game_ids]
+
+    outcomes = race(
+        [
+            partial(games.adjudicate, gid, order, "a race")
+            for gid, order in zip(game_ids, orders, strict=True)
+        ]
+    )
+
+    assert [o.error for o in outcomes] == [None, None]
+    made.refresh_from_db()
+    assert made.status == Round.Status.FINISHED
+    assert not made.tables.filter(finished_at__isnull=True).exists()
+    assert handed == [two_tables.pk]  # the round's end handed over once
+
+
+def test_advances_racing_pair_the_next_round_once(
+    two_tables: Tournament, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A retried task and the sweep, say, advancing the same ended round at once."""
+    monkeypatch.setattr(tasks.advance, "delay", lambda tournament_id: None)
+    made = two_tables.rounds.get(number=1)
+    for game_id in made.tables.values_list("game_id", flat=True):
+        games.adjudicate(game_id, _order(game_id), "the deadline")
+
+    outcomes = race([partial(rounds.advance, two_tables.pk) for _ in range(4)])
+
+    assert [o.error for o in outcomes] == [None] * 4
+    assert sorted(o.value for o in outcomes).count("paired") == 1
+    assert list(two_tables.rounds.values_list("number", flat=True)) == [1, 2]
+
+
+def _order(game_id: int) -> list[list[str]]:
+    """The game's players, in seat order, as a finishing order."""
+    from games.models import Game
+
+    game = Game.objects.get(pk=game_id)
+    return [[seat.player_name] for seat in game.seats.order_by("number")]
