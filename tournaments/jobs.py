@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from datetime import datetime
 
+from django.db import transaction
 from django.utils import timezone
 
-from tournaments import rounds
+from tournaments import notify, rounds
 from tournaments.errors import TournamentError
-from tournaments.models import Round, Tournament
+from tournaments.models import Entry, Round, Tournament
 
 
 def sweep(now: datetime | None = None) -> int:
@@ -16,6 +17,7 @@ def sweep(now: datetime | None = None) -> int:
     advance the events whose last round has ended. Returns how many steps it took."""
     now = now or timezone.now()
     done = 0
+    done += _tell_check_in(now)
     due = Tournament.objects.filter(status=Tournament.Status.REGISTRATION, starts_at__lte=now)
     for event_id in due.values_list("pk", flat=True):
         try:
@@ -34,3 +36,22 @@ def sweep(now: datetime | None = None) -> int:
         if last is not None and last.status == Round.Status.FINISHED:
             done += rounds.advance(event.pk, now) != "nothing to do"
     return done
+
+
+def _tell_check_in(now: datetime) -> int:
+    """Tell the registered players of each event whose check-in has opened, once."""
+    told = 0
+    opened = Tournament.objects.filter(
+        status=Tournament.Status.REGISTRATION, check_in_opens_at__lte=now, check_in_told=False
+    )
+    for event_id in opened.values_list("pk", flat=True):
+        with transaction.atomic():
+            # A conditional update: of two sweeps, one tells.
+            if Tournament.objects.filter(pk=event_id, check_in_told=False).update(
+                check_in_told=True
+            ):
+                event = Tournament.objects.get(pk=event_id)
+                for entry in event.entries.filter(status=Entry.Status.REGISTERED):
+                    notify.check_in_open(event, entry)
+                told += 1
+    return told

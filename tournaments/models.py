@@ -171,6 +171,7 @@ class Tournament(models.Model):
 
     seed = models.BigIntegerField(help_text="Every pairing and draw of the event follows it")
     paused_at = models.DateTimeField(null=True, blank=True)
+    check_in_told = models.BooleanField(default=False, help_text="Players told check-in is open")
     created_at = models.DateTimeField(default=timezone.now)
     finished_at = models.DateTimeField(null=True, blank=True)
 

@@ -51,6 +51,11 @@ def registered(tournament: Tournament, entry: Entry) -> None:
     _tell(entry, "registered", {}, f"registered:{entry.registered_at.isoformat()}")
 
 
+def check_in_open(tournament: Tournament, entry: Entry) -> None:
+    """Check-in is open: a registered player who does not check in is dropped."""
+    _tell(entry, "check-in", {}, "check-in")
+
+
 def promoted(tournament: Tournament, entry: Entry) -> None:
     """A place came free: the player is in."""
     _tell(entry, "promoted", {}, "promoted")
