@@ -13,6 +13,7 @@ from games.models import Game
 from mail.models import OutgoingMail
 from tournaments import history, jobs, rounds, services
 from tournaments.core.standings import compute_standings
+from tournaments.errors import TournamentError
 from tournaments.models import Bye, Entry, League, Round, Table, Tournament
 
 pytestmark = pytest.mark.django_db
@@ -160,3 +161,29 @@ def test_an_event_with_check_in_drops_who_did_not_check_in(
     statuses = dict(Entry.objects.filter(tournament=event).values_list("user__username", "status"))
     assert statuses == {"alice": "checked_in", "bob": "checked_in", "carol": "dropped"}
     assert event.rounds.get().tables.get().seats.count() == 2
+
+
+def test_starting_twice_makes_one_round(league_a: League, anna: Any) -> None:
+    event = bot_event(league_a, anna, 4, swiss_rounds=1)
+
+    first = rounds.start(event.pk)
+    again = rounds.start(event.pk)
+
+    assert first is not None and again is None
+    assert event.rounds.count() == 1 and Table.objects.filter(round__tournament=event).count() == 1
+    assert Game.objects.filter(tournament_table__round__tournament=event).count() == 1
+
+
+def test_a_reviewed_round_can_be_paired_again_until_it_starts(league_a: League, anna: Any) -> None:
+    event = bot_event(league_a, anna, 8, swiss_rounds=1, review_pairings=True)
+    made = rounds.start(event.pk)
+    assert made is not None and made.status == Round.Status.PAIRED
+    assert not Game.objects.exists()
+
+    again = rounds.repair_round(event, anna, 1)
+    assert again.seed != made.seed and again.costs["attempt"] == 1
+    started = rounds.start_round(event, anna, 1)
+
+    assert started.status == Round.Status.RUNNING and Game.objects.count() == 2
+    with pytest.raises(TournamentError, match="has started"):
+        rounds.repair_round(event, anna, 1)
