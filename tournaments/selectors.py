@@ -76,3 +76,24 @@ def organisers_of_game(game: Any) -> list[int]:
             league_id=league_id, role=Membership.Role.ORGANISER, status=Membership.Status.ACTIVE
         ).values_list("user_id", flat=True)
     )
+
+
+def past_results(league: League, user: AbstractBaseUser | None) -> list[dict[str, Any]]:
+    """The league's finished events the user may see, latest first, with their podium
+    (the top three of the final standings)."""
+    from tournaments import history
+    from tournaments.models import Entry
+
+    found = []
+    finished = events_of(league, user).filter(status=Tournament.Status.FINISHED)
+    for event in finished.order_by("-finished_at"):
+        lines = history.standings(event).lines[:3]
+        names = dict(
+            (e.pk, e.name)
+            for e in Entry.objects.filter(pk__in=[line.player for line in lines]).select_related(
+                "user__profile"
+            )
+        )
+        podium = [(line.rank, names[line.player], line.points) for line in lines]
+        found.append({"event": event, "podium": podium})
+    return found

@@ -40,6 +40,7 @@ def league(request: HttpRequest, slug: str) -> HttpResponse:
         "membership": selectors.membership_of(request.user, league),
         "organiser": selectors.organises(request.user, league),
         "events": selectors.events_of(league, request.user),
+        "results": selectors.past_results(league, request.user),
     }
     return render(request, "tournaments/league.html", context)
 

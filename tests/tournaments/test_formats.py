@@ -195,3 +195,27 @@ def test_check_in_is_announced_once(league_a: League, anna: Any, alice: Any, bob
 
     mails = OutgoingMail.objects.filter(subject__contains="check in now")
     assert sorted(m.to_user.username for m in mails) == ["alice", "bob"]
+
+
+def test_the_league_page_shows_past_results_and_a_correction_changes_them(
+    league_a: League, anna: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    from django.test import Client
+    from django.urls import reverse
+
+    from tournaments import history
+
+    event = bot_event(league_a, anna, 4, swiss_rounds=1)
+    run(event, django_capture_on_commit_callbacks)
+    table = event.rounds.get().tables.get()
+    before = history.standings(event).lines[0].player
+    reversed_order = [list(group) for group in reversed(table.result)]
+
+    services.correct_result(event, anna, table.pk, reversed_order)
+
+    after = history.standings(event)
+    assert after.lines[0].player != before and after.lines[-1].player == before
+    page = Client().get(reverse("tournaments:league", args=[league_a.slug])).content.decode()
+    assert "Past results" in page and "Format test" in page
+    with pytest.raises(TournamentError, match="every player of the table once"):
+        services.correct_result(event, anna, table.pk, reversed_order[:-1])
