@@ -36,6 +36,18 @@ STRICT_SETUP = (
     "place large usa",
     "place large western-europe",
 )
+# The strict setup of alice (blue, first), bob (purple) and carol (green).
+STRICT_SETUP_OF_THREE = (
+    "place small alaska",
+    "place small scandinavia",
+    "place small argentina",
+    "place medium canada",
+    "place medium southern-europe",
+    "place medium brazil",
+    "place large usa",
+    "place large western-europe",
+    "place large colombia",
+)
 CASUAL_SETUP = {
     "north-america": "place small alaska medium canada large usa",
     "europe": "place small scandinavia medium southern-europe large western-europe",

@@ -14,7 +14,14 @@ from django.db import transaction
 from games import services
 from games.models import Game, Seat
 from games.signals import Finish, game_finished
-from tests.games.factories import STRICT_SETUP, LoadedDice, play, seat_of, seated_game
+from tests.games.factories import (
+    STRICT_SETUP,
+    STRICT_SETUP_OF_THREE,
+    LoadedDice,
+    play,
+    seat_of,
+    seated_game,
+)
 from tests.games.test_pages_support import position, put_position
 
 pytestmark = pytest.mark.django_db
@@ -46,19 +53,7 @@ def duel(dice: LoadedDice, alice: User, bob: User) -> Game:
 @pytest.fixture
 def trio(dice: LoadedDice, alice: User, bob: User, carol: User) -> Game:
     """alice, bob and carol after the strict setup: alice to move."""
-    game = seated_game(dice, [alice, bob, carol])
-    return play(
-        game,
-        "place small alaska",
-        "place small scandinavia",
-        "place small argentina",
-        "place medium canada",
-        "place medium southern-europe",
-        "place medium brazil",
-        "place large usa",
-        "place large western-europe",
-        "place large colombia",
-    )
+    return play(seated_game(dice, [alice, bob, carol]), *STRICT_SETUP_OF_THREE)
 
 
 def test_a_win_in_play_tells_the_receivers_once_with_the_ranks(

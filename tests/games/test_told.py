@@ -17,6 +17,7 @@ from games.models import Game, GameEvent, Move
 from mail.models import OutgoingMail
 from tests.games.factories import (
     STRICT_SETUP,
+    STRICT_SETUP_OF_THREE,
     LoadedDice,
     mails_of,
     play,
@@ -33,19 +34,7 @@ User = AbstractBaseUser
 @pytest.fixture
 def trio(dice: LoadedDice, alice: User, bob: User, carol: User) -> Game:
     """alice (blue), bob (purple) and carol (green) in play; alice to move."""
-    game = seated_game(dice, [alice, bob, carol])
-    return play(
-        game,
-        "place small alaska",
-        "place small scandinavia",
-        "place small argentina",
-        "place medium canada",
-        "place medium southern-europe",
-        "place medium brazil",
-        "place large usa",
-        "place large western-europe",
-        "place large colombia",
-    )
+    return play(seated_game(dice, [alice, bob, carol]), *STRICT_SETUP_OF_THREE)
 
 
 def notices(game: Game) -> dict[str, list[OutgoingMail]]:

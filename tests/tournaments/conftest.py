@@ -28,3 +28,13 @@ def league_a(anna: Any) -> League:
 @pytest.fixture
 def league_b(boris: Any) -> League:
     return services.create_league("Berlin Conquerors", boris, joining=League.Joining.APPROVAL)
+
+
+def bot_event(league: League, organiser: Any, bots: int, **settings: Any) -> Any:
+    """An event of ``bots`` greedy bots, registration open, made by ``organiser``."""
+    event = services.create_tournament(league, organiser, "Format test", **settings)
+    services.open_registration(event, organiser)
+    for _ in range(bots):
+        services.add_bot(event, organiser)
+    event.refresh_from_db()
+    return event

@@ -14,6 +14,7 @@ from games import services as games
 from games.models import Game
 from mail.models import OutgoingMail
 from tests.personas import make_user
+from tests.tournaments.conftest import bot_event
 from tournaments import jobs, rounds, services
 from tournaments.errors import TournamentError
 from tournaments.models import Entry, League, Round, Tournament
@@ -21,15 +22,6 @@ from tournaments.models import Entry, League, Round, Tournament
 pytestmark = pytest.mark.django_db
 
 LATER = timedelta(days=30)
-
-
-def bot_event(league: League, organiser: Any, bots: int, **settings: Any) -> Tournament:
-    event = services.create_tournament(league, organiser, "Format test", **settings)
-    services.open_registration(event, organiser)
-    for _ in range(bots):
-        services.add_bot(event, organiser)
-    event.refresh_from_db()
-    return event
 
 
 def run(event: Tournament, capture: Any, limit: int = 12) -> list[Round]:

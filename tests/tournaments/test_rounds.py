@@ -11,6 +11,7 @@ from django.utils import timezone
 
 from games.models import Game
 from mail.models import OutgoingMail
+from tests.tournaments.conftest import bot_event
 from tournaments import history, jobs, rounds, services
 from tournaments.core.standings import compute_standings
 from tournaments.errors import TournamentError
@@ -19,15 +20,6 @@ from tournaments.models import Bye, Entry, League, Round, Table, Tournament
 pytestmark = pytest.mark.django_db
 
 LATER = timedelta(days=30)
-
-
-def bot_event(league: League, organiser: Any, bots: int, **settings: Any) -> Tournament:
-    event = services.create_tournament(league, organiser, "Bot Swiss", **settings)
-    services.open_registration(event, organiser)
-    for _ in range(bots):
-        services.add_bot(event, organiser)
-    event.refresh_from_db()
-    return event
 
 
 def play_out(event: Tournament, capture: Any, rounds_expected: int) -> None:
