@@ -18,7 +18,7 @@ from typing import Any
 from aiosmtpd.controller import Controller
 from aiosmtpd.smtp import SMTP, Envelope, Session
 from django.conf import settings
-from django.db import close_old_connections
+from django.db import close_old_connections, connections
 
 from games import replyto
 from inbound.services import handle_message
@@ -33,11 +33,13 @@ def accepts(address: str) -> bool:
 
 
 def _handle(content: bytes, recipients: list[str]) -> str:
+    """In a thread of the executor: its own database connection, closed after each
+    message (a listener's messages are few; an idle connection would only be held)."""
     close_old_connections()
     try:
         handled = handle_message(content, transport="listener", recipients=recipients)
     finally:
-        close_old_connections()
+        connections.close_all()
     return handled.outcome
 
 
