@@ -56,6 +56,12 @@ QUOTED_HTML = (
 )
 
 
+def clean(text: str) -> str:
+    """Text as a database stores it: no NUL characters, nothing that is not UTF-8
+    (lone surrogates from undecodable headers)."""
+    return text.replace("\x00", "").encode("utf-8", errors="replace").decode("utf-8")
+
+
 class Unreadable(ValueError):
     """The message cannot be read at all (no headers, not mail)."""
 
@@ -70,6 +76,11 @@ class Reading:
     bounce: bool = False
     failed: list[str] = field(default_factory=list)  # a bounce's failed addresses
     lines: list[str] = field(default_factory=list)  # the reply's lines, first first
+
+    def __post_init__(self) -> None:
+        self.message_id, self.sender = clean(self.message_id), clean(self.sender)
+        self.subject = clean(self.subject)
+        self.recipients = [clean(address) for address in self.recipients]
 
     @property
     def first_line(self) -> str:
@@ -103,7 +114,7 @@ def read_message(raw: bytes, envelope_recipients: list[str] | None = None) -> Re
     if not message.keys():
         raise Unreadable("the message has no headers")
     reading = _headers_of(message, raw, envelope_recipients or [])
-    reading.failed = _failed_recipients(message)
+    reading.failed = [clean(address) for address in _failed_recipients(message)]
     reading.bounce = reading.bounce or bool(reading.failed)
     if reading.bounce and not reading.automatic:
         reading.automatic = "a delivery status notification"
@@ -149,11 +160,12 @@ def _headers_of(message: Message, raw: bytes, envelope: list[str]) -> Reading:
     for address in addresses(envelope):
         if address not in recipients:
             recipients.insert(0, address)
-    message_id = one(message, "Message-ID")[:255] or fallback_id(raw)
+    message_id = clean(one(message, "Message-ID"))[:255].strip() or fallback_id(raw)
     subject = one(message, "Subject")[:300]
     sender = senders[0] if len(set(senders)) == 1 else ""
     reading = Reading(message_id, sender, subject, recipients)
-    reading.automatic, reading.bounce = _automatic(message, sender, subject)
+    automatic, reading.bounce = _automatic(message, sender, subject)
+    reading.automatic = clean(automatic)
     return reading
 
 
@@ -307,7 +319,7 @@ def _own_lines(text: str) -> list[str]:
         line = line.strip()
         if not line or line.startswith(">") or _parser_header(line):
             continue
-        lines.append(line[:MAX_LINE])
+        lines.append(clean(line[:MAX_LINE]))
     return lines
 
 

@@ -28,7 +28,7 @@ from games.models import Game, Move, Seat
 from inbound import answers
 from inbound.answers import Answer
 from inbound.models import InboundMessage
-from inbound.reading import Reading, Unreadable, fallback_id, peek, read_message
+from inbound.reading import Reading, Unreadable, clean, fallback_id, peek, read_message
 
 logger = logging.getLogger(__name__)
 
@@ -136,7 +136,7 @@ def _finish(
     row: InboundMessage, outcome: str, error: str = "", answer: int | None = None, **fields: object
 ) -> Handled:
     row.outcome = outcome
-    row.error = error[:2000]
+    row.error = clean(error)[:2000]
     row.answer_id = answer
     for name, value in fields.items():
         setattr(row, name, value)
