@@ -148,3 +148,12 @@ def test_a_reply_with_an_empty_first_line_gets_help(duel: Game, alice: User) -> 
     raw = raw.replace(b"move usa colombia\n", b"\n").replace(b"move usa colombia</div>", b"</div>")
     assert handle_message(raw, transport="pipe").outcome == Outcome.REFUSED
     assert "no move in your reply" in last_answer(alice.email).body_text
+
+
+def test_mails_about_the_game_that_ask_no_decision_reply_to_the_game_address(
+    duel: Game, alice: User
+) -> None:
+    start = OutgoingMail.objects.get(kind="game_start", to_user=alice)
+    token = replyto.read_token(replyto.token_of(start.reply_to) or "")
+    assert not token.for_decision
+    assert (token.game_id, token.user_id) == (duel.pk, alice.pk)

@@ -129,3 +129,8 @@ def test_the_webhook_hands_the_message_on(duel: Game, alice: User, settings) -> 
     row = InboundMessage.objects.get()
     assert (row.transport, row.outcome) == ("webhook", Outcome.APPLIED)
     assert Move.objects.get(game=duel, number=7).action == "invade usa western-europe"
+
+
+def test_the_retention_sweep_is_a_periodic_job(settings) -> None:  # type: ignore[no-untyped-def]
+    tasks = {entry["task"] for entry in settings.CELERY_BEAT_SCHEDULE.values()}
+    assert "inbound.tasks.sweep_inbound" in tasks
