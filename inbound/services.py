@@ -19,7 +19,7 @@ from datetime import datetime, timedelta
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
-from django.db import IntegrityError, transaction
+from django.db import DatabaseError, IntegrityError, transaction
 from django.utils import timezone
 
 from accounts.services import mark_address_failing
@@ -80,23 +80,41 @@ def handle_message(
     except Exception as failure:  # whatever the bytes, an audit row and no action
         logger.exception("an inbound message could not be read")
         reading, error = _unreadable(raw), f"{type(failure).__name__}: {failure}"
-    with transaction.atomic():
-        row = _claim(reading, raw, transport, now)
-        if row is None:
-            return Handled("duplicate")
-        if error:
-            return _finish(row, Outcome.MALFORMED, error)
-        if reading.automatic:
-            return _automatic(row, reading, now)
-        if _over_limit(reading.sender, now):
-            return _finish(row, Outcome.LIMITED, "over the sender's hourly limit")
-        if not reading.sender:
-            return _finish(row, Outcome.REJECTED, "no single From address")
-        if too_large:
-            limit = settings.INBOUND_MAX_BYTES
-            text = answers.TOO_LARGE.format(limit=limit)
-            return _answer_stranger(row, reading, Outcome.TOO_LARGE, text, f"over {limit} bytes")
-        return _from_a_person(row, reading, now)
+    try:
+        with transaction.atomic():
+            return _handle(reading, raw, transport, now, error, too_large)
+    except DatabaseError:
+        raise  # the database is down: the transport makes the sender try again later
+    except Exception as failure:
+        # A fault of ours with this message: retrying would fail the same way, so it is
+        # recorded (nothing else: its transaction rolled back) and not tried again.
+        logger.exception("an inbound message could not be handled")
+        with transaction.atomic():
+            row = _claim(reading, raw, transport, now)
+            if row is None:
+                return Handled("duplicate")
+            return _finish(row, Outcome.MALFORMED, f"{type(failure).__name__}: {failure}")
+
+
+def _handle(
+    reading: Reading, raw: bytes, transport: str, now: datetime, error: str, too_large: bool
+) -> Handled:
+    row = _claim(reading, raw, transport, now)
+    if row is None:
+        return Handled("duplicate")
+    if error:
+        return _finish(row, Outcome.MALFORMED, error)
+    if reading.automatic:
+        return _automatic(row, reading, now)
+    if _over_limit(reading.sender, now):
+        return _finish(row, Outcome.LIMITED, "over the sender's hourly limit")
+    if not reading.sender:
+        return _finish(row, Outcome.REJECTED, "no single From address")
+    if too_large:
+        limit = settings.INBOUND_MAX_BYTES
+        text = answers.TOO_LARGE.format(limit=limit)
+        return _answer_stranger(row, reading, Outcome.TOO_LARGE, text, f"over {limit} bytes")
+    return _from_a_person(row, reading, now)
 
 
 def _unreadable(raw: bytes) -> Reading:

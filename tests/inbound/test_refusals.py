@@ -209,3 +209,23 @@ def test_a_sender_over_the_hourly_limit_is_not_answered(duel: Game, alice: User,
     ]
     assert outcomes == [Outcome.REJECTED, Outcome.REJECTED, Outcome.LIMITED]
     assert len(answers_to(MALLORY)) == 2
+
+
+def test_a_fault_while_handling_is_recorded_and_changes_nothing(
+    duel: Game, alice: User, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A message that makes the handler fail is audited as unreadable, once: a retry by
+    the transport would fail the same way."""
+    from inbound import answers
+
+    def broken(*args: object, **kwargs: object) -> None:
+        raise RuntimeError("the answer cannot be written")
+
+    monkeypatch.setattr(answers, "queue_answer", broken)
+    before = snapshot(duel)
+
+    handled = reply_to(duel, alice)
+
+    assert handled.outcome == Outcome.MALFORMED
+    assert snapshot(duel) == before  # the move was rolled back with the failed answer
+    assert InboundMessage.objects.get().error == "RuntimeError: the answer cannot be written"
