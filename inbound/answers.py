@@ -51,7 +51,8 @@ class Answer:
     """What one answer says."""
 
     paragraphs: list[str]
-    lines: list[str] = field(default_factory=list)
+    lines: list[str] = field(default_factory=list)  # a move's words, after the paragraphs
+    after: list[str] = field(default_factory=list)  # paragraphs after the lines
     board: bool = False
     moves: bool = False
     help: bool = False
@@ -83,6 +84,7 @@ def queue_answer(
         "subject": subject_for(subject, game),
         "paragraphs": answer.paragraphs,
         "lines": answer.lines,
+        "after": answer.after,
         "help": HELP if answer.help else "",
     }
     inline = None

@@ -335,11 +335,9 @@ def _move(c: _Context, line: str, confirmed: bool, now: datetime) -> Handled:
     game.refresh_from_db()
     move = decision.move
     answer = Answer(
-        [
-            f"Your decision was recorded: {answers.phrase(game, move.action)}.",
-            answers.waiting_for(game, c.seat),
-        ],
+        [f"Your decision was recorded: {answers.phrase(game, move.action)}."],
         lines=answers.move_lines(game, move),
+        after=[answers.waiting_for(game, c.seat)],
     )
     return _answer(c, Outcome.APPLIED, answer, "", move=move)
 
