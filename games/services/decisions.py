@@ -131,6 +131,9 @@ def play_bot_turns(game_id: int, limit: int = 200) -> int:
     from games.tasks import play_bots
 
     # A long run of bot turns continues in a fresh task; should it not reach the broker,
-    # the bot sweep restarts it.
-    play_bots.delay(game_id)
+    # the bot sweep restarts it. Run in-process (no broker), that task would run inside
+    # this one, again and again for a game of bots only that nothing ends but a deadline
+    # (a tournament round's, R28): there the bot sweep continues it, a run at a time.
+    if not play_bots.app.conf.task_always_eager:
+        play_bots.delay(game_id)
     return played

@@ -153,3 +153,25 @@ def test_the_bot_sweep_leaves_a_paused_game_alone(against_a_bot: Game, alice: Us
     services.pause_game(against_a_bot.pk, alice)
 
     assert services.sweep_bots(timezone.now() + timedelta(hours=1)) == []
+
+
+def test_in_process_a_game_of_bots_plays_one_run_at_a_time_and_the_sweep_goes_on(
+    alice: User,
+) -> None:
+    """Without a broker a long run of bot decisions is not chained inside itself (a game
+    of bots only may never end by itself): the bot sweep continues it, a run at a time."""
+    game = services.create_game(alice, seats=3, home="north-america")
+    services.add_bot(game.pk, alice, "random", "europe")
+    services.add_bot(game.pk, alice, "random", "asia")
+    # alice leaves her seat to a bot: a game of bots only
+    game.seats.filter(user=alice).update(user=None, bot="random")  # the game filled up
+
+    played = services.play_bot_turns(game.pk, limit=5)
+
+    assert played == 5
+    assert game.moves.count() == 5  # one run, not run after run inside it
+    game.refresh_from_db()
+    if game.is_active:
+        later = timezone.now() + timedelta(seconds=61)
+        assert services.sweep_bots(later) == [game.pk]
+        assert game.moves.count() > 5
