@@ -65,10 +65,17 @@ def start(tournament_id: int, now: datetime | None = None) -> Round | None:
         entries.filter(status=Entry.Status.WAITING).update(
             status=Entry.Status.DROPPED, left_after_round=0, note="no place came free"
         )
-        if _playing(event, 1).count() < 2:
+        field = _playing(event, 1).count()
+        if field < 2:
             raise TournamentError("an event needs at least two players to start")
+        if event.format == Tournament.Format.ROUND_ROBIN and field > roundrobin.MAX_FIELD:
+            raise TournamentError(
+                f"a round robin takes at most {roundrobin.MAX_FIELD} players, and "
+                f"{field} would play: drop some, or choose another format"
+            )
         event.status = Tournament.Status.RUNNING
-        if event.format == Tournament.Format.SWISS and not event.swiss_rounds:
+        swiss = (Tournament.Format.SWISS, Tournament.Format.SWISS_CUT)
+        if event.format in swiss and not event.swiss_rounds:
             event.swiss_rounds = pairing.recommended_rounds(
                 _playing(event, 1).count(), history.table_sizes(event)
             )

@@ -16,7 +16,8 @@ from games.engine.bots import BOTS
 from games.errors import GameError
 from games.models import Game, Move
 from games.options import STRICT, GameOptions
-from tournaments import notify
+from tournaments import history, notify
+from tournaments.core import roundrobin
 from tournaments.errors import TournamentError
 from tournaments.models import Entry, League, Membership, Table, Tournament
 from tournaments.selectors import organises
@@ -129,6 +130,14 @@ def _check_organiser(league: League, by: AbstractBaseUser) -> None:
 
 def create_tournament(league: League, by: AbstractBaseUser, name: str, **fields: Any) -> Tournament:
     """A tournament of the league, being prepared (an organiser opens registration)."""
+    tournament = new_tournament(league, by, name, **fields)
+    tournament.save()
+    return tournament
+
+
+def new_tournament(league: League, by: AbstractBaseUser, name: str, **fields: Any) -> Tournament:
+    """The tournament ``create_tournament`` would make, checked but not saved (the
+    admin's form checks a new event with it)."""
     _check_organiser(league, by)
     name = name.strip()
     if not name:
@@ -136,10 +145,100 @@ def create_tournament(league: League, by: AbstractBaseUser, name: str, **fields:
     slug = slugify(name)
     if not slug or league.tournaments.filter(slug=slug).exists():
         raise TournamentError(f"this league has a tournament named “{name}” already")
+    unknown = set(fields) - set(SETTINGS)
+    if unknown:
+        raise TournamentError(f"unknown settings: {', '.join(sorted(unknown))}")
     tournament = Tournament(league=league, name=name, slug=slug, seed=_new_seed(), **fields)
     check_settings(tournament)
-    tournament.save()
     return tournament
+
+
+# What an organiser sets up (the admin's form); the rest is the event's own state.
+SETTINGS = (
+    "description",
+    "format",
+    "is_public",
+    "board",
+    "time_control",
+    "decision_time",
+    "retreat_time",
+    "bank_time",
+    "increment",
+    "missed_limit",
+    "absence_pauses_clock",
+    "table_size",
+    "two_player_tables",
+    "swiss_rounds",
+    "cut_size",
+    "advance_per_table",
+    "points",
+    "first_player",
+    "round_time",
+    "adjudication",
+    "registration_closes_at",
+    "cap",
+    "check_in_opens_at",
+    "starts_at",
+    "review_pairings",
+    "late_join_until_round",
+)
+# What may still change once the event has started: nothing its rounds so far, its
+# games or its standings depend on (a new round time holds from the next round).
+SAFE_ONCE_STARTED = (
+    "name",
+    "description",
+    "is_public",
+    "round_time",
+    "review_pairings",
+    "late_join_until_round",
+)
+SAFE_ONCE_FINISHED = ("name", "description", "is_public")
+
+
+def update_tournament(tournament: Tournament, by: AbstractBaseUser, **changes: Any) -> Tournament:
+    """An organiser's edit of the event's settings: any of them while it is prepared or
+    registering; once it has started only ``SAFE_ONCE_STARTED`` (``SAFE_ONCE_FINISHED``
+    once it is over). The event's name changes; its address (slug) stays."""
+    _check_organiser(tournament.league, by)
+    with transaction.atomic():
+        locked = _lock(tournament)
+        apply_changes(locked, changes)
+        if changes:
+            locked.save(update_fields=list(changes))
+        return locked
+
+
+def changeable(tournament: Tournament) -> tuple[str, ...]:
+    """The settings an organiser may still change."""
+    if tournament.status == Tournament.Status.FINISHED:
+        return SAFE_ONCE_FINISHED
+    if tournament.status in (Tournament.Status.RUNNING, Tournament.Status.PAUSED):
+        return SAFE_ONCE_STARTED
+    return ("name", *SETTINGS)
+
+
+def apply_changes(tournament: Tournament, changes: dict[str, Any]) -> None:
+    """Set ``changes`` on the (unsaved) event if they are allowed and make a playable
+    event; a TournamentError says why not. The admin's form checks an edit with it."""
+    unknown = set(changes) - set(SETTINGS) - {"name"}
+    if unknown:
+        raise TournamentError(f"unknown settings: {', '.join(sorted(unknown))}")
+    allowed = changeable(tournament)
+    locked = sorted(
+        name
+        for name, value in changes.items()
+        if name not in allowed and value != getattr(tournament, name)
+    )
+    if locked:
+        raise TournamentError(
+            f"{', '.join(locked)} cannot change once the event has "
+            + ("finished" if tournament.status == Tournament.Status.FINISHED else "started")
+        )
+    for name, value in changes.items():
+        setattr(tournament, name, value.strip() if name == "name" else value)
+    if not tournament.name:
+        raise TournamentError("a tournament needs a name")
+    check_settings(tournament)
 
 
 def _new_seed() -> int:
@@ -154,10 +253,50 @@ def check_settings(tournament: Tournament) -> None:
         raise TournamentError(str(refusal)) from None
     if not 2 <= tournament.table_size <= 6:
         raise TournamentError("a table has 2 to 6 players")
-    if tournament.format == Tournament.Format.SWISS_CUT and not tournament.cut_size:
-        raise TournamentError("a Swiss with a top cut needs the size of its cut")
     if tournament.round_time < timedelta(hours=1):
         raise TournamentError("allow a round at least an hour")
+    if tournament.swiss_rounds is not None and tournament.swiss_rounds < 1:
+        raise TournamentError(
+            "a Swiss has one round or more (leave it empty for the recommended number)"
+        )
+    _check_format(tournament)
+    _check_dates(tournament)
+
+
+def _check_format(tournament: Tournament) -> None:
+    formats = Tournament.Format
+    if tournament.format == formats.SWISS_CUT:
+        if not tournament.cut_size or tournament.cut_size < 2:
+            raise TournamentError("a Swiss with a top cut needs a cut of two players or more")
+    if tournament.format in (formats.SWISS_CUT, formats.ELIMINATION):
+        # The smallest table a round may have: if as many advance from it as sit at it,
+        # a round could leave the field as large as it was, and the event never end.
+        smallest = min(history.table_sizes(tournament).allowed)
+        if not 1 <= tournament.advance_per_table < smallest:
+            raise TournamentError(
+                f"with tables as small as {smallest}, 1 to {smallest - 1} of each table "
+                "can advance in an elimination"
+            )
+    if (
+        tournament.format == formats.ROUND_ROBIN
+        and tournament.cap is not None
+        and tournament.cap > roundrobin.MAX_FIELD
+    ):
+        raise TournamentError(
+            f"a round robin takes at most {roundrobin.MAX_FIELD} players: lower the cap"
+        )
+
+
+def _check_dates(tournament: Tournament) -> None:
+    closes, opens, starts = (
+        tournament.registration_closes_at,
+        tournament.check_in_opens_at,
+        tournament.starts_at,
+    )
+    if starts is not None and opens is not None and opens >= starts:
+        raise TournamentError("check-in opens before the start")
+    if starts is not None and closes is not None and closes > starts:
+        raise TournamentError("registration closes at the start or before")
 
 
 def game_options(tournament: Tournament) -> GameOptions:
@@ -348,7 +487,8 @@ def start_event(tournament: Tournament, by: AbstractBaseUser) -> None:
     from tournaments import rounds
 
     _check_organiser(tournament.league, by)
-    rounds.start(tournament.pk)
+    if rounds.start(tournament.pk) is None:
+        raise TournamentError("only an event whose registration is open can start")
 
 
 def pause_event(tournament: Tournament, by: AbstractBaseUser) -> int:
@@ -396,17 +536,21 @@ def _set_paused(tournament: Tournament, by: AbstractBaseUser, pause: bool) -> in
 
 
 def drop_entry(tournament: Tournament, by: AbstractBaseUser, entry: Entry, note: str = "") -> Entry:
-    """An organiser drops a player from later rounds (they stay in the standings)."""
+    """An organiser drops a player from later rounds (they stay in the standings). Before
+    the start their place goes to the first on the waiting list."""
     _check_organiser(tournament.league, by)
     with transaction.atomic():
         locked = _lock(tournament)
         entry = Entry.objects.select_for_update().get(pk=entry.pk, tournament=locked)
-        if not entry.plays:
+        if not entry.plays and entry.status != Entry.Status.WAITING:
             raise TournamentError(f"{entry.name} is not playing")
+        had_place = entry.plays
         entry.status = Entry.Status.DROPPED
         entry.left_after_round = _current_round(locked)
         entry.note = note.strip() or "dropped by an organiser"
         entry.save(update_fields=["status", "left_after_round", "note"])
+        if had_place and locked.status in (Tournament.Status.DRAFT, Tournament.Status.REGISTRATION):
+            _promote_from_waiting_list(locked)
         return entry
 
 
@@ -419,6 +563,9 @@ def reinstate(tournament: Tournament, by: AbstractBaseUser, entry: Entry) -> Ent
         if entry.status != Entry.Status.DROPPED:
             raise TournamentError(f"{entry.name} has not been dropped")
         entry.status = Entry.Status.CHECKED_IN if entry.checked_in_at else Entry.Status.REGISTERED
+        not_started = locked.status in (Tournament.Status.DRAFT, Tournament.Status.REGISTRATION)
+        if not_started and locked.cap is not None and _taken_places(locked) >= locked.cap:
+            entry.status = Entry.Status.WAITING  # their place went to the waiting list
         entry.left_after_round = None
         entry.joined_round = min(entry.joined_round, _current_round(locked) + 1)
         entry.note = "reinstated by an organiser"
