@@ -31,6 +31,7 @@ from tournaments.core.results import order_from_ranks
 from tournaments.core.seating import SeatedTable, seat_round
 from tournaments.errors import TournamentError
 from tournaments.models import Bye, Entry, Round, Table, TableSeat, Tournament
+from tournaments.selectors import table_title
 from tournaments.services import _lock, game_options
 
 # The published rankings of unfinished games (R28), by the event's setting.
@@ -272,7 +273,9 @@ def _start_round(event: Tournament, made: Round, now: datetime) -> None:
         table.game = games.create_table(
             options,
             [GameSeat(s.home, user=s.entry.user, bot=s.entry.bot) for s in seats],
-            name=f"{event.name} · round {made.number} · table {table.number}",
+            # Its own name says the same as its label (the mails sent as it is made
+            # come before the table knows its game).
+            name=table_title(event.name, made.number, table.number),
             is_public=event.is_public,
             first_seat=None if roll else 0,
         )
