@@ -87,9 +87,13 @@ class TournamentForm(forms.ModelForm):
 
     organiser: Any = None  # the signed-in organiser, set per request by ``get_form``
 
-    board = forms.ChoiceField(choices=[(name, name) for name in sorted(BOARDS)])
+    board = forms.ChoiceField(
+        choices=[(name, name) for name in sorted(BOARDS)],
+        initial=Tournament._meta.get_field("board").default,
+    )
     time_control = forms.ChoiceField(
-        choices=[(FIXED, "A fixed time per decision"), (BANK, "A time bank and an increment")]
+        choices=[(FIXED, "A fixed time per decision"), (BANK, "A time bank and an increment")],
+        initial=Tournament._meta.get_field("time_control").default,
     )
 
     class Meta:

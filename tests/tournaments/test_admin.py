@@ -214,6 +214,7 @@ def test_an_organiser_creates_an_event_with_all_its_settings(league_a: League, a
     form = client.get(reverse("admin:tournaments_tournament_add")).context["adminform"].form
     assert set(services.SETTINGS) <= set(form.fields)
     assert list(form.fields["league"].queryset) == [league_a]
+    assert (form["board"].value(), form["time_control"].value()) == ("original", "fixed")
 
     response = client.post(
         reverse("admin:tournaments_tournament_add"),
