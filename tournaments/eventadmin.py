@@ -24,7 +24,7 @@ from django.utils.html import format_html, format_html_join
 
 from games.engine import BOARDS
 from games.options import BANK, FIXED
-from tournaments import export, selectors, services
+from tournaments import eventsettings, export, selectors, services
 from tournaments.admin import LeagueScopedAdmin
 from tournaments.errors import TournamentError
 from tournaments.models import Entry, Tournament
@@ -98,7 +98,7 @@ class TournamentForm(forms.ModelForm):
 
     class Meta:
         model = Tournament
-        fields = ("league", "name", *services.SETTINGS)
+        fields = ("league", "name", *eventsettings.SETTINGS)
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
@@ -106,11 +106,11 @@ class TournamentForm(forms.ModelForm):
             return data
         try:
             if self.instance.pk is None:
-                settings = {name: data[name] for name in services.SETTINGS if name in data}
+                settings = {name: data[name] for name in eventsettings.SETTINGS if name in data}
                 services.new_tournament(data["league"], self.organiser, data["name"], **settings)
             else:
                 changes = {name: data[name] for name in self.changed_data if name in data}
-                services.apply_changes(copy.copy(self.instance), changes)
+                eventsettings.apply_changes(copy.copy(self.instance), changes)
         except TournamentError as refusal:
             raise ValidationError(f"Refused: {refusal}.") from None
         return data
@@ -162,8 +162,10 @@ class TournamentAdmin(LeagueScopedAdmin):
         shown = ["status", "links", "players"]
         if obj is None:
             return shown
-        allowed = services.changeable(obj)
-        return shown + ["league"] + [f for f in ("name", *services.SETTINGS) if f not in allowed]
+        allowed = eventsettings.changeable(obj)
+        return (
+            shown + ["league"] + [f for f in ("name", *eventsettings.SETTINGS) if f not in allowed]
+        )
 
     def save_model(self, request: HttpRequest, obj: Tournament, form: Any, change: bool) -> None:
         data = form.cleaned_data
@@ -172,7 +174,7 @@ class TournamentAdmin(LeagueScopedAdmin):
                 changes = {name: data[name] for name in form.changed_data if name in data}
                 services.update_tournament(obj, request.user, **changes)
             else:
-                settings = {name: data[name] for name in services.SETTINGS if name in data}
+                settings = {name: data[name] for name in eventsettings.SETTINGS if name in data}
                 created = services.create_tournament(
                     data["league"], request.user, data["name"], **settings
                 )
@@ -331,7 +333,15 @@ class EntryAdmin(ReadOnlyScopedAdmin):
     list_display = ("name", "tournament", "status", "joined_round", "left_after_round", "note")
     list_filter = (tournament_filter("tournament_id"), "status")
     search_fields = ("user__username", "tournament__name")
-    actions = ["drop", "reinstate"]
+    actions = ["admit", "drop", "reinstate"]
+
+    @admin.action(description="Admit the selected players from the waiting list (past the cap)")
+    def admit(self, request: HttpRequest, queryset: QuerySet[Entry]) -> None:
+        def act(entry: Entry) -> str:
+            services.admit(entry.tournament, request.user, entry)
+            return f"admitted to {entry.tournament}."
+
+        self._each(request, queryset, act)
 
     @admin.action(description="Drop the selected players from the rounds to come")
     def drop(self, request: HttpRequest, queryset: QuerySet[Entry]) -> None:

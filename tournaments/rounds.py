@@ -30,9 +30,10 @@ from tournaments.core import cut, pairing, roundrobin
 from tournaments.core.results import order_from_ranks
 from tournaments.core.seating import SeatedTable, seat_round
 from tournaments.errors import TournamentError
+from tournaments.eventsettings import game_options
 from tournaments.models import Bye, Entry, Round, Table, TableSeat, Tournament
 from tournaments.selectors import table_title
-from tournaments.services import _lock, game_options
+from tournaments.services import _lock
 
 # The published rankings of unfinished games (R28), by the event's setting.
 RANKINGS = {

@@ -14,9 +14,10 @@ from django.urls import reverse
 from django.utils import timezone
 
 from games.models import Game
+from mail.models import OutgoingMail
 from tests.tournaments.conftest import bot_event
 from tests.tournaments.test_rounds import LATER
-from tournaments import export, history, jobs, rounds, services
+from tournaments import eventsettings, export, history, jobs, rounds, services
 from tournaments.models import Entry, League, Round, Table, Tournament
 
 pytestmark = pytest.mark.django_db
@@ -212,7 +213,7 @@ def test_site_staff_see_and_manage_every_league(
 def test_an_organiser_creates_an_event_with_all_its_settings(league_a: League, anna: Any) -> None:
     client = signed_in(anna)
     form = client.get(reverse("admin:tournaments_tournament_add")).context["adminform"].form
-    assert set(services.SETTINGS) <= set(form.fields)
+    assert set(eventsettings.SETTINGS) <= set(form.fields)
     assert list(form.fields["league"].queryset) == [league_a]
     assert (form["board"].value(), form["time_control"].value()) == ("original", "fixed")
 
@@ -281,6 +282,9 @@ def test_an_organiser_opens_registration_adds_bots_starts_pauses_and_resumes(
     assert "Club night: registration is open." in said(
         act(client, "tournament", "open_registration", event)
     )
+    assert "Club night: refused: registration opens only for an event being prepared." in said(
+        act(client, "tournament", "open_registration", event)
+    )
     assert "refused: an event needs at least two players to start" in " ".join(
         said(act(client, "tournament", "start", event))
     )
@@ -326,6 +330,24 @@ def test_an_organiser_drops_and_reinstates_a_player(
     assert entry.status == Entry.Status.REGISTERED and entry.note == "reinstated by an organiser"
 
 
+def test_an_organiser_admits_a_player_from_the_waiting_list(
+    league_a: League, anna: Any, alice: Any, bob: Any
+) -> None:
+    event = services.create_tournament(league_a, anna, "Club night", cap=1)
+    services.open_registration(event, anna)
+    services.register(event, alice)
+    waiting = services.register(event, bob)
+    client = signed_in(anna)
+
+    assert "bob: admitted to Club night." in said(act(client, "entry", "admit", waiting))
+    assert "bob: refused: bob is not on the waiting list." in said(
+        act(client, "entry", "admit", waiting)
+    )
+    waiting.refresh_from_db()
+    assert waiting.status == Entry.Status.REGISTERED
+    assert OutgoingMail.objects.filter(to_user=bob, kind="tournament_promoted").count() == 1
+
+
 def test_an_organiser_pairs_a_reviewed_round_again_then_starts_it(
     league_a: League, anna: Any
 ) -> None:
@@ -343,6 +365,10 @@ def test_an_organiser_pairs_a_reviewed_round_again_then_starts_it(
         act(client, "round", "start_rounds", again)
     )
     assert Game.objects.count() == 2
+    assert (
+        "Format test, round 1: refused: only a paired round that has not started can be started."
+        in said(act(client, "round", "start_rounds", again))
+    )
     refused = act(client, "round", "pair_again", again)
     assert (
         "Format test, round 1: refused: a round that has started cannot be paired again."
