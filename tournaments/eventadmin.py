@@ -18,7 +18,7 @@ from django import forms
 from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db.models import QuerySet
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.urls import URLPattern, path, reverse
 from django.utils.html import format_html, format_html_join
 
@@ -181,6 +181,28 @@ class TournamentAdmin(LeagueScopedAdmin):
                 obj.pk, obj.slug, obj.seed = created.pk, created.slug, created.seed
         except TournamentError as refusal:  # a change made meanwhile: the form's check is stale
             self.message_user(request, f"Refused: {refusal}. Nothing was changed.", messages.ERROR)
+            request.tournament_refused = True  # type: ignore[attr-defined]
+
+    # After a refusal in ``save_model`` nothing was saved: no log entry, no "changed
+    # successfully", back to the page the organiser came from.
+    def _refused(self, request: HttpRequest) -> bool:
+        return getattr(request, "tournament_refused", False)
+
+    def log_addition(self, request: HttpRequest, obj: Any, message: Any) -> Any:
+        return None if self._refused(request) else super().log_addition(request, obj, message)
+
+    def log_change(self, request: HttpRequest, obj: Any, message: Any) -> Any:
+        return None if self._refused(request) else super().log_change(request, obj, message)
+
+    def response_add(self, request: HttpRequest, obj: Any, post_url_continue: Any = None) -> Any:
+        if self._refused(request):
+            return HttpResponseRedirect(request.path)
+        return super().response_add(request, obj, post_url_continue)
+
+    def response_change(self, request: HttpRequest, obj: Any) -> Any:
+        if self._refused(request):
+            return HttpResponseRedirect(request.path)
+        return super().response_change(request, obj)
 
     @admin.display(description="Pages")
     def links(self, obj: Tournament) -> str:

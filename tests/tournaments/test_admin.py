@@ -6,9 +6,12 @@ from __future__ import annotations
 
 import csv
 import io
+from datetime import timedelta
 from typing import Any
 
 import pytest
+from django import forms
+from django.contrib.admin.models import LogEntry
 from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
@@ -18,6 +21,7 @@ from mail.models import OutgoingMail
 from tests.tournaments.conftest import bot_event
 from tests.tournaments.test_rounds import LATER
 from tournaments import eventsettings, export, history, jobs, rounds, services
+from tournaments.eventadmin import TournamentForm
 from tournaments.models import Entry, League, Round, Table, Tournament
 
 pytestmark = pytest.mark.django_db
@@ -264,6 +268,26 @@ def test_an_organiser_edits_an_event_until_it_starts_then_only_what_is_safe(
     client.post(url, settings_form(league_a, name="Spring Cup", table_size="4"))
     event.refresh_from_db()
     assert (event.name, event.table_size) == ("Spring Cup", 3)
+
+
+def test_a_refusal_when_saving_shows_as_an_error_and_saves_nothing(
+    league_a: League, anna: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The services check again under the event's lock what the form checked before
+    (another organiser may have changed the event meanwhile): their refusal wins."""
+    event = services.create_tournament(league_a, anna, "Draft")
+    monkeypatch.setattr(TournamentForm, "clean", forms.ModelForm.clean)  # a stale check
+    url = reverse("admin:tournaments_tournament_change", args=[event.pk])
+
+    response = signed_in(anna).post(
+        url, settings_form(league_a, name="Draft", round_time="00:30:00"), follow=True
+    )
+
+    assert said(response) == ["Refused: allow a round at least an hour. Nothing was changed."]
+    assert response.redirect_chain[-1][0] == url
+    event.refresh_from_db()
+    assert event.round_time == timedelta(days=14)
+    assert not LogEntry.objects.exists()
 
 
 # --- acting on events -----------------------------------------------------------------------
