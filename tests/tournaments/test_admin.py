@@ -126,9 +126,18 @@ def test_an_organiser_lists_only_their_own_leagues_events_players_rounds_and_tab
             "table": Table.objects.filter(round__tournament=event_a),
         }[model]
         assert shown == set(mine.values_list("pk", flat=True)), model
-    # The event filter offers only the organiser's own events.
+    # The event filter offers only the organiser's own events, and filters by them.
     page = client.get(reverse("admin:tournaments_entry_changelist")).content.decode()
     assert "Berlin Conquerors" not in page and f"?tournament={event_b.pk}" not in page
+    for model in ("entry", "round", "table"):
+        url = reverse(f"admin:tournaments_{model}_changelist")
+        own = client.get(f"{url}?tournament={event_a.pk}").context["cl"].result_list
+        other = client.get(f"{url}?tournament={event_b.pk}")
+        assert len(own) >= 1 and not (other.context and other.context["cl"].result_list)
+    made = event_a.rounds.get()
+    assert client.get(reverse("admin:tournaments_round_change", args=[made.pk])).status_code == 200
+    away = client.get(reverse("admin:tournaments_round_change", args=[event_b.rounds.get().pk]))
+    assert away.status_code == 302 and away["Location"] == reverse("admin:index")
 
 
 def test_an_organiser_cannot_view_or_change_another_leagues_event(
