@@ -19,7 +19,17 @@ from tournaments.models import Entry, League, Membership, Tournament
 @require_GET
 def index(request: HttpRequest) -> HttpResponse:
     leagues = selectors.visible_leagues(request.user)
-    return render(request, "tournaments/index.html", {"leagues": leagues})
+    events = selectors.visible_events(request.user).order_by("-created_at")
+    context = {
+        "leagues": leagues,
+        "open_events": [e for e in events if e.status == Tournament.Status.REGISTRATION],
+        "running_events": [
+            e for e in events if e.status in (Tournament.Status.RUNNING, Tournament.Status.PAUSED)
+        ],
+        "finished_events": [e for e in events if e.status == Tournament.Status.FINISHED][:20],
+        "draft_events": [e for e in events if e.status == Tournament.Status.DRAFT],
+    }
+    return render(request, "tournaments/index.html", context)
 
 
 def _league(request: HttpRequest, slug: str) -> League:

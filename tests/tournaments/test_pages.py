@@ -217,3 +217,21 @@ def test_the_short_address_leads_to_the_event_page(league_a: League, anna: Any) 
     assert response["Location"] == reverse(
         "tournaments:tournament", args=[league_a.slug, event.slug]
     )
+
+
+def test_the_index_lists_events_open_running_and_finished_but_not_private_ones(
+    league_a: League, anna: Any, bob: Any
+) -> None:
+    bot_event(league_a, anna, 2, name="Open Cup")
+    running = bot_event(league_a, anna, 4, name="Busy Cup", swiss_rounds=1)
+    rounds.start(running.pk)
+    hidden = bot_event(league_a, anna, 2, name="Quiet Cup", is_public=False)
+    client = Client()
+    client.force_login(bob)
+
+    text = client.get(reverse("tournaments:index")).content.decode()
+
+    assert "Registration open" in text and "Open Cup" in text
+    assert "Running" in text
+    assert reverse("tournaments:tournament", args=[league_a.slug, running.slug]) in text
+    assert reverse("tournaments:tournament", args=[league_a.slug, hidden.slug]) not in text
