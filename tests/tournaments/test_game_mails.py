@@ -9,6 +9,7 @@ import pytest
 
 from games import selectors
 from games.models import Game
+from inbound.answers import subject_for
 from tests.games.factories import mails_of, play_at_random
 from tournaments import rounds, services
 from tournaments.models import League
@@ -57,3 +58,11 @@ def test_the_label_follows_the_event_and_a_lobby_game_keeps_its_name(
     assert latest.subject == "[World War 5] Spring Cup 2026, round 1, table 1: your setup placement"
     lobby = Game.objects.create(name="Friendly")
     assert selectors.game_title(lobby) == "Friendly"
+
+
+def test_an_answer_to_a_reply_without_a_subject_names_the_event(
+    league_a: League, anna: Any, alice: Any, bob: Any
+) -> None:
+    game = started_cup(league_a, anna, [alice, bob])
+
+    assert subject_for("", game) == "[World War 5] Spring Cup, round 1, table 1: your reply"
