@@ -17,7 +17,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
 
-from games import boardmarks, describe, engine, links, replyto
+from games import boardmarks, describe, engine, links, replyto, selectors
 from games.engine import BOARDS, Board, State
 from games.models import Game, GameEvent, Move, Seat
 from mail.parts import InlinePart, content_id
@@ -29,9 +29,13 @@ BOARD_CID = content_id(BOARD_PART)
 
 
 def render_mail(name: str, context: dict[str, Any], user: Any) -> tuple[str, str, str]:
-    """Subject, text and HTML of ``emails/<name>-*``, with times in the player's zone."""
+    """Subject, text and HTML of ``emails/<name>-*``, with times in the player's zone;
+    a game's mail names it by ``game_title`` (its event's name for a tournament's table)."""
     profile = getattr(user, "profile", None)
     zone = zoneinfo.ZoneInfo(profile.time_zone if profile is not None else "UTC")
+    if "game" in context and "game_title" not in context:
+        # A game an event made is named by the event: "Spring Cup, round 2, table 3".
+        context = {**context, "game_title": selectors.game_title(context["game"])}
     with timezone.override(zone):
         context = {**context, "zone": zone.key}
         return (

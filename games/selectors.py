@@ -3,7 +3,8 @@ later), so each question has one answer: who may see or organise a game, a playe
 seat and games, a bank's time left, a game's replay and record.
 
 Other apps name a game's organisers by registering a provider (``register_organisers``):
-a tournament's organisers organise its games.
+a tournament's organisers organise its games; and its title in mails
+(``register_game_label``): a tournament's table is named by its event, round and table.
 """
 
 from __future__ import annotations
@@ -31,6 +32,26 @@ def register_organisers(provider: Callable[[Game], Iterable[int]]) -> None:
     """Let another app name organisers of games (e.g. a tournament's, for its tables)."""
     if provider not in _organiser_providers:
         _organiser_providers.append(provider)
+
+
+# Each provider names a game to its players (e.g. a tournament's table), or returns "".
+_label_providers: list[Callable[[Game], str]] = []
+
+
+def register_game_label(provider: Callable[[Game], str]) -> None:
+    """Let another app name the games it made (e.g. "Spring Cup, round 2, table 3")."""
+    if provider not in _label_providers:
+        _label_providers.append(provider)
+
+
+def game_title(game: Game) -> str:
+    """The game's name for its players' mails: what a registered provider calls it (the
+    event and table it belongs to), else its own name."""
+    for provider in _label_providers:
+        label = provider(game)
+        if label:
+            return label
+    return str(game)
 
 
 def can_organise(game: Game, user: AbstractBaseUser | None) -> bool:

@@ -13,7 +13,7 @@ from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 
-from games import describe, engine, notify
+from games import describe, engine, notify, selectors
 from games.engine import BOARDS
 from games.models import Game, Move, Seat
 from mail.models import OutgoingMail
@@ -63,7 +63,9 @@ def subject_for(original: str, game: Game | None) -> str:
         return "[World War 5] Your mail was not read"
     if original and original.lower().startswith("re:"):
         return original
-    return f"Re: {original}" if original else f"[World War 5] {game}: your reply"
+    return (
+        f"Re: {original}" if original else f"[World War 5] {selectors.game_title(game)}: your reply"
+    )
 
 
 def queue_answer(

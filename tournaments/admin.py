@@ -30,7 +30,10 @@ class LeagueScopedAdmin(admin.ModelAdmin):
         return selectors.organised_leagues(request.user)
 
     def _league_of(self, obj: Model) -> League:
-        return obj if not self.league_field else getattr(obj, self.league_field)
+        found: Any = obj
+        for step in self.league_field.split("__") if self.league_field else ():
+            found = getattr(found, step)
+        return found
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Any]:
         objects = super().get_queryset(request)
@@ -136,3 +139,7 @@ class MembershipAdmin(LeagueScopedAdmin):
                 self.message_user(request, f"{membership}: {refusal}.", messages.ERROR)
             else:
                 self.message_user(request, f"{membership.user}: done.", messages.SUCCESS)
+
+
+# The admin of events, their entries, rounds and tables (registered on import).
+from tournaments import eventadmin, roundadmin  # noqa: E402, F401

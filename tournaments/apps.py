@@ -8,8 +8,10 @@ class TournamentsConfig(AppConfig):
         from games import selectors
         from games.signals import game_finished
         from tournaments import receivers
-        from tournaments.selectors import organisers_of_game
+        from tournaments.selectors import organisers_of_game, table_label
 
         game_finished.connect(receivers.game_finished, dispatch_uid="tournaments-results")
         # A tournament's organisers organise its games.
         selectors.register_organisers(organisers_of_game)
+        # A tournament's games are named by their event in their mails.
+        selectors.register_game_label(table_label)

@@ -30,8 +30,10 @@ from tournaments.core import cut, pairing, roundrobin
 from tournaments.core.results import order_from_ranks
 from tournaments.core.seating import SeatedTable, seat_round
 from tournaments.errors import TournamentError
+from tournaments.eventsettings import game_options
 from tournaments.models import Bye, Entry, Round, Table, TableSeat, Tournament
-from tournaments.services import _lock, game_options
+from tournaments.selectors import table_title
+from tournaments.services import _lock
 
 # The published rankings of unfinished games (R28), by the event's setting.
 RANKINGS = {
@@ -65,10 +67,17 @@ def start(tournament_id: int, now: datetime | None = None) -> Round | None:
         entries.filter(status=Entry.Status.WAITING).update(
             status=Entry.Status.DROPPED, left_after_round=0, note="no place came free"
         )
-        if _playing(event, 1).count() < 2:
+        field = _playing(event, 1).count()
+        if field < 2:
             raise TournamentError("an event needs at least two players to start")
+        if event.format == Tournament.Format.ROUND_ROBIN and field > roundrobin.MAX_FIELD:
+            raise TournamentError(
+                f"a round robin takes at most {roundrobin.MAX_FIELD} players, and "
+                f"{field} would play: drop some, or choose another format"
+            )
         event.status = Tournament.Status.RUNNING
-        if event.format == Tournament.Format.SWISS and not event.swiss_rounds:
+        swiss = (Tournament.Format.SWISS, Tournament.Format.SWISS_CUT)
+        if event.format in swiss and not event.swiss_rounds:
             event.swiss_rounds = pairing.recommended_rounds(
                 _playing(event, 1).count(), history.table_sizes(event)
             )
@@ -265,7 +274,9 @@ def _start_round(event: Tournament, made: Round, now: datetime) -> None:
         table.game = games.create_table(
             options,
             [GameSeat(s.home, user=s.entry.user, bot=s.entry.bot) for s in seats],
-            name=f"{event.name} · round {made.number} · table {table.number}",
+            # Its own name says the same as its label (the mails sent as it is made
+            # come before the table knows its game).
+            name=table_title(event.name, made.number, table.number),
             is_public=event.is_public,
             first_seat=None if roll else 0,
         )

@@ -93,6 +93,21 @@ def organisers_of_game(game: Any) -> list[int]:
     )
 
 
+def table_label(game: Any) -> str:
+    """A tournament's game as its players' mails name it: "Spring Cup, round 2, table 3"
+    (a lobby game: "", and the game keeps its own name)."""
+    from tournaments.models import Table
+
+    table = Table.objects.filter(game=game).select_related("round__tournament").first()
+    if table is None:
+        return ""
+    return table_title(table.round.tournament.name, table.round.number, table.number)
+
+
+def table_title(event: str, round_number: int, table_number: int) -> str:
+    return f"{event}, round {round_number}, table {table_number}"
+
+
 def past_results(league: League, user: AbstractBaseUser | None) -> list[dict[str, Any]]:
     """The league's finished events the user may see, latest first, with their podium
     (the top three of the final standings)."""

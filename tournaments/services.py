@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import secrets
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
@@ -15,9 +15,9 @@ from games import services as games
 from games.engine.bots import BOTS
 from games.errors import GameError
 from games.models import Game, Move
-from games.options import STRICT, GameOptions
 from tournaments import notify
 from tournaments.errors import TournamentError
+from tournaments.eventsettings import SETTINGS, apply_changes, check_settings
 from tournaments.models import Entry, League, Membership, Table, Tournament
 from tournaments.selectors import organises
 
@@ -129,6 +129,14 @@ def _check_organiser(league: League, by: AbstractBaseUser) -> None:
 
 def create_tournament(league: League, by: AbstractBaseUser, name: str, **fields: Any) -> Tournament:
     """A tournament of the league, being prepared (an organiser opens registration)."""
+    tournament = new_tournament(league, by, name, **fields)
+    tournament.save()
+    return tournament
+
+
+def new_tournament(league: League, by: AbstractBaseUser, name: str, **fields: Any) -> Tournament:
+    """The tournament ``create_tournament`` would make, checked but not saved (the
+    admin's form checks a new event with it)."""
     _check_organiser(league, by)
     name = name.strip()
     if not name:
@@ -136,45 +144,29 @@ def create_tournament(league: League, by: AbstractBaseUser, name: str, **fields:
     slug = slugify(name)
     if not slug or league.tournaments.filter(slug=slug).exists():
         raise TournamentError(f"this league has a tournament named “{name}” already")
+    unknown = set(fields) - set(SETTINGS)
+    if unknown:
+        raise TournamentError(f"unknown settings: {', '.join(sorted(unknown))}")
     tournament = Tournament(league=league, name=name, slug=slug, seed=_new_seed(), **fields)
     check_settings(tournament)
-    tournament.save()
     return tournament
+
+
+def update_tournament(tournament: Tournament, by: AbstractBaseUser, **changes: Any) -> Tournament:
+    """An organiser's edit of the event's settings: any of them while it is prepared or
+    registering; once it has started only ``SAFE_ONCE_STARTED`` (``SAFE_ONCE_FINISHED``
+    once it is over). The event's name changes; its address (slug) stays."""
+    _check_organiser(tournament.league, by)
+    with transaction.atomic():
+        locked = _lock(tournament)
+        apply_changes(locked, changes)
+        if changes:
+            locked.save(update_fields=list(changes))
+        return locked
 
 
 def _new_seed() -> int:
     return secrets.randbits(62)
-
-
-def check_settings(tournament: Tournament) -> None:
-    """The event's settings make a playable event; a TournamentError says why not."""
-    try:
-        game_options(tournament).check()
-    except GameError as refusal:
-        raise TournamentError(str(refusal)) from None
-    if not 2 <= tournament.table_size <= 6:
-        raise TournamentError("a table has 2 to 6 players")
-    if tournament.format == Tournament.Format.SWISS_CUT and not tournament.cut_size:
-        raise TournamentError("a Swiss with a top cut needs the size of its cut")
-    if tournament.round_time < timedelta(hours=1):
-        raise TournamentError("allow a round at least an hour")
-
-
-def game_options(tournament: Tournament) -> GameOptions:
-    """The options of every game of the event: always the strict setup (R7), never the
-    R19 house variant."""
-    return GameOptions(
-        board=tournament.board,
-        setup_mode=STRICT,
-        retreat_into_origin=False,
-        time_control=tournament.time_control,
-        decision_time=tournament.decision_time,
-        retreat_time=tournament.retreat_time,
-        bank_time=tournament.bank_time,
-        increment=tournament.increment,
-        missed_limit=tournament.missed_limit,
-        absence_pauses_clock=tournament.absence_pauses_clock,
-    )
 
 
 def open_registration(tournament: Tournament, by: AbstractBaseUser) -> None:
@@ -352,7 +344,8 @@ def start_event(tournament: Tournament, by: AbstractBaseUser) -> None:
     from tournaments import rounds
 
     _check_organiser(tournament.league, by)
-    rounds.start(tournament.pk)
+    if rounds.start(tournament.pk) is None:
+        raise TournamentError("only an event whose registration is open can start")
 
 
 def pause_event(tournament: Tournament, by: AbstractBaseUser) -> int:
@@ -400,17 +393,38 @@ def _set_paused(tournament: Tournament, by: AbstractBaseUser, pause: bool) -> in
 
 
 def drop_entry(tournament: Tournament, by: AbstractBaseUser, entry: Entry, note: str = "") -> Entry:
-    """An organiser drops a player from later rounds (they stay in the standings)."""
+    """An organiser drops a player from later rounds (they stay in the standings). Before
+    the start their place goes to the first on the waiting list."""
     _check_organiser(tournament.league, by)
     with transaction.atomic():
         locked = _lock(tournament)
         entry = Entry.objects.select_for_update().get(pk=entry.pk, tournament=locked)
-        if not entry.plays:
+        if not entry.plays and entry.status != Entry.Status.WAITING:
             raise TournamentError(f"{entry.name} is not playing")
+        had_place = entry.plays
         entry.status = Entry.Status.DROPPED
         entry.left_after_round = _current_round(locked)
         entry.note = note.strip() or "dropped by an organiser"
         entry.save(update_fields=["status", "left_after_round", "note"])
+        if had_place and locked.status in (Tournament.Status.DRAFT, Tournament.Status.REGISTRATION):
+            _promote_from_waiting_list(locked)
+        return entry
+
+
+def admit(tournament: Tournament, by: AbstractBaseUser, entry: Entry) -> Entry:
+    """An organiser takes a player off the waiting list before the start, past the cap
+    (which stays as it is for later registrations)."""
+    _check_organiser(tournament.league, by)
+    with transaction.atomic():
+        locked = _lock(tournament)
+        entry = Entry.objects.select_for_update().get(pk=entry.pk, tournament=locked)
+        if locked.status not in (Tournament.Status.DRAFT, Tournament.Status.REGISTRATION):
+            raise TournamentError("players are admitted from the waiting list before the start")
+        if entry.status != Entry.Status.WAITING:
+            raise TournamentError(f"{entry.name} is not on the waiting list")
+        entry.status = Entry.Status.REGISTERED
+        entry.save(update_fields=["status"])
+        notify.promoted(locked, entry)
         return entry
 
 
@@ -423,6 +437,9 @@ def reinstate(tournament: Tournament, by: AbstractBaseUser, entry: Entry) -> Ent
         if entry.status != Entry.Status.DROPPED:
             raise TournamentError(f"{entry.name} has not been dropped")
         entry.status = Entry.Status.CHECKED_IN if entry.checked_in_at else Entry.Status.REGISTERED
+        not_started = locked.status in (Tournament.Status.DRAFT, Tournament.Status.REGISTRATION)
+        if not_started and locked.cap is not None and _taken_places(locked) >= locked.cap:
+            entry.status = Entry.Status.WAITING  # their place went to the waiting list
         entry.left_after_round = None
         entry.joined_round = min(entry.joined_round, _current_round(locked) + 1)
         entry.note = "reinstated by an organiser"
