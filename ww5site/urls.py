@@ -9,5 +9,6 @@ urlpatterns = [
     path("games/", include("games.urls")),
     path("tournaments/", include("tournaments.urls")),
     path("mail/", include("mail.urls")),
+    path("", include("ratings.urls")),
     path("admin/", admin.site.urls),
 ]

@@ -1,0 +1,13 @@
+"""Celery tasks: thin, safe to run twice (each run claims its ladder)."""
+
+from __future__ import annotations
+
+from celery import shared_task
+
+from ratings import matchmaking
+
+
+@shared_task(ignore_result=True)
+def sweep_ladders() -> int:
+    """Periodic (Celery beat): form the tables of every ladder whose matchmaking is due."""
+    return matchmaking.sweep()
