@@ -19,6 +19,7 @@ from ratings.errors import RatingError
 from ratings.models import Ladder, LadderGame, LadderPlayer, Rating, Season
 from tournaments.models import League
 from tournaments.selectors import membership_of, organises
+from tournaments.services import join_league
 
 
 def _check_organiser(league: League, by: AbstractBaseUser) -> None:
@@ -110,7 +111,9 @@ def join(
         raise RatingError("this ladder is closed to new players")
     membership = membership_of(user, ladder.league)
     if membership is None or membership.status != membership.Status.ACTIVE:
-        raise RatingError("join the league first")
+        if ladder.league.joining != League.Joining.OPEN:
+            raise RatingError(f"join {ladder.league} first: its organisers approve new members")
+        join_league(ladder.league, user)
     _check_max(ladder, max_games)
     now = now or timezone.now()
     with transaction.atomic():

@@ -3,7 +3,7 @@
 Each run seats a waiting player at most once (one new table per player per run; a
 player with room for more games waits for the next run). Players are matched by their
 skill estimate (``rating``: mu on the shown scale), never with a recent opponent when
-someone else can take the place, in two passes:
+someone else can take the place, in three passes:
 
 1. Overdue first: every player who has waited ``max_wait`` or longer, longest first, is
    given a table whenever enough players are left to make one: the nearest in rating,
@@ -11,8 +11,12 @@ someone else can take the place, in two passes:
    players left can fill. So no one waits beyond ``max_wait`` while a table can be
    formed.
 2. Then, in rating order, a table of the preferred size is formed wherever the nearest
-   players make one within ``max_spread`` with no recent opponents at it; the others
-   wait for a closer table or until they are overdue.
+   players (the fewest recent meetings first) make one within ``max_spread``; the
+   others wait for a closer table or until they are overdue.
+3. Last, players are swapped between tables neighbouring in rating while that lowers
+   the number of recent meetings (spreads kept within ``max_spread``), and a table whose
+   players all met recently (the same table again) is not formed unless an overdue
+   player sits at it.
 
 The search looks at a window of neighbours in rating order (``window`` on each side),
 so a run over n players takes O(n log n).
@@ -52,7 +56,7 @@ def form_tables(waiting: Sequence[Waiting], rules: Rules, now: datetime) -> list
         raise ValueError("a player waits once")
     order = sorted(waiting, key=lambda w: (w.rating, w.key))
     board = _Board(order)
-    tables: list[tuple[int, ...]] = []
+    tables: list[list[int]] = []
     overdue = sorted(
         (i for i, w in enumerate(order) if now - w.since >= rules.max_wait),
         key=lambda i: (order[i].since, order[i].key),
@@ -64,16 +68,72 @@ def form_tables(waiting: Sequence[Waiting], rules: Rules, now: datetime) -> list
             if board.left >= size:
                 table = _best_table(board, late, size, rules.window, forward_only=False)
                 if table is not None:
-                    tables.append(board.take(table))
+                    board.take(table)
+                    tables.append(table)
                     break
     size = rules.sizes[0]
+    formed: list[list[int]] = [list(t) for t in tables]
+    overdue_players = set(overdue)
     i: int | None = board.first()
     while i is not None:
         table = _best_table(board, i, size, rules.window, forward_only=True)
-        if table is not None and _fits(board, table, rules.max_spread):
-            tables.append(board.take(table))
+        if table is not None and _spread(board, table) <= rules.max_spread:
+            board.take(table)
+            formed.append(table)
         i = board.after(i)
-    return tables
+    _improve(board, formed, rules.max_spread)
+    return [
+        tuple(board.order[j].key for j in sorted(table))
+        for table in formed
+        if overdue_players.intersection(table) or not _repeat(board, table)
+    ]
+
+
+def _spread(board: _Board, table: list[int]) -> float:
+    ratings = [board.order[i].rating for i in table]
+    return max(ratings) - min(ratings)
+
+
+def _meetings(board: _Board, table: list[int]) -> int:
+    return sum(_conflicts(board, table[:n], table[n]) for n in range(1, len(table)))
+
+
+def _repeat(board: _Board, table: list[int]) -> bool:
+    """Every two players at the table met recently: the same table again."""
+    n = len(table)
+    return _meetings(board, table) == n * (n - 1) // 2
+
+
+def _improve(board: _Board, formed: list[list[int]], max_spread: float) -> None:
+    """Swap players between tables neighbouring in rating while that lowers the number
+    of recent meetings, each table's spread staying within ``max_spread`` (or within its
+    own, if wider)."""
+    formed.sort(key=lambda t: min(board.order[i].rating for i in t))
+    for _ in range(4):
+        better = False
+        for a, b in zip(formed, formed[1:], strict=False):
+            if _meetings(board, a) + _meetings(board, b) == 0:
+                continue
+            better |= _best_swap(board, a, b, max_spread)
+        if not better:
+            return
+
+
+def _best_swap(board: _Board, a: list[int], b: list[int], max_spread: float) -> bool:
+    now = _meetings(board, a) + _meetings(board, b)
+    limit_a = max(max_spread, _spread(board, a))
+    limit_b = max(max_spread, _spread(board, b))
+    for x in range(len(a)):
+        for y in range(len(b)):
+            a[x], b[y] = b[y], a[x]
+            if (
+                _meetings(board, a) + _meetings(board, b) < now
+                and _spread(board, a) <= limit_a
+                and _spread(board, b) <= limit_b
+            ):
+                return True
+            a[x], b[y] = b[y], a[x]
+    return False
 
 
 class _Board:
@@ -113,7 +173,7 @@ class _Board:
                 j = self.prev[j]
         return found
 
-    def take(self, table: list[int]) -> tuple[int, ...]:
+    def take(self, table: list[int]) -> None:
         for i in table:
             self.present[i] = False
             p, n = self.prev[i], self.next[i]
@@ -124,7 +184,6 @@ class _Board:
             if n < len(self.order):
                 self.prev[n] = p
             self.left -= 1
-        return tuple(self.order[i].key for i in sorted(table))
 
 
 def _conflicts(board: _Board, table: list[int], j: int) -> int:
@@ -157,10 +216,3 @@ def _best_table(
         low = min(low, board.order[best].rating)
         high = max(high, board.order[best].rating)
     return table
-
-
-def _fits(board: _Board, table: list[int], max_spread: float) -> bool:
-    ratings = [board.order[i].rating for i in table]
-    if max(ratings) - min(ratings) > max_spread:
-        return False
-    return all(_conflicts(board, table[:n], table[n]) == 0 for n in range(1, len(table)))
