@@ -12,6 +12,7 @@ from django.db.models.functions import Greatest
 from django.utils import timezone
 
 from games.engine.bots import BOTS
+from games.errors import GameError
 from games.models import Game
 from games.options import GameOptions
 from ratings.core import model
@@ -40,11 +41,25 @@ def create_ladder(
     ladder = Ladder(league=league, name=name, **fields)
     try:
         game_options(ladder).check()
-    except Exception as refusal:
+    except GameError as refusal:
         raise RatingError(str(refusal)) from None
     with transaction.atomic():
         ladder.save()
         Season.objects.create(ladder=ladder, number=1, started_at=now or timezone.now())
+    return ladder
+
+
+def update_ladder(ladder: Ladder, by: AbstractBaseUser) -> Ladder:
+    """Save an organiser's edit of the ladder's settings (its games to come use them)."""
+    _check_organiser(ladder.league, by)
+    ladder.name = ladder.name.strip()
+    if not ladder.name:
+        raise RatingError("a ladder needs a name")
+    try:
+        game_options(ladder).check()
+    except GameError as refusal:
+        raise RatingError(str(refusal)) from None
+    ladder.save()
     return ladder
 
 
