@@ -45,8 +45,13 @@ def create_ladder(
         raise RatingError(str(refusal)) from None
     with transaction.atomic():
         ladder.save()
-        Season.objects.create(ladder=ladder, number=1, started_at=now or timezone.now())
+        _open_season(ladder, 1, now or timezone.now())
     return ladder
+
+
+def _open_season(ladder: Ladder, number: int, now: datetime) -> Season:
+    ends = now + ladder.season_length if ladder.season_length else None
+    return Season.objects.create(ladder=ladder, number=number, started_at=now, ends_at=ends)
 
 
 def update_ladder(ladder: Ladder, by: AbstractBaseUser) -> Ladder:
@@ -84,37 +89,56 @@ def running_season(ladder: Ladder) -> Season:
 
 
 def new_season(ladder: Ladder, by: AbstractBaseUser, now: datetime | None = None) -> Season:
-    """End the running season and start the next: the ratings start afresh, or are
-    carried (mu kept, sigma grown by the ladder's ``carry_sigma``) by its setting."""
+    """An organiser ends the running season and starts the next."""
     _check_organiser(ladder.league, by)
-    now = now or timezone.now()
+    season = next_season(ladder.pk, now or timezone.now())
+    assert season is not None
+    return season
+
+
+def end_due_seasons(now: datetime) -> int:
+    """The periodic job: every season past its end gives way to the next."""
+    due = Season.objects.filter(ended_at__isnull=True, ends_at__lte=now)
+    ladder_ids = list(due.values_list("ladder_id", flat=True))
+    return sum(next_season(ladder_id, now, due=True) is not None for ladder_id in ladder_ids)
+
+
+def next_season(ladder_id: int, now: datetime, due: bool = False) -> Season | None:
+    """End the running season and start the next: the ratings start afresh, or are
+    carried (mu kept, sigma grown by idle weeks and the ladder's ``carry_sigma``) by its
+    setting. With ``due``, only if the running season is past its end: of two sweeps
+    at once, the ladder's lock lets the first end it and shows the second it is done."""
     with transaction.atomic():
-        locked = Ladder.objects.select_for_update().get(pk=ladder.pk)  # one new season
+        locked = Ladder.objects.select_for_update().get(pk=ladder_id)
         last = running_season(locked)
+        if due and (last.ends_at is None or last.ends_at > now):
+            return None
         last.ended_at = now
         last.save(update_fields=["ended_at"])
-        season = Season.objects.create(ladder=locked, number=last.number + 1, started_at=now)
+        season = _open_season(locked, last.number + 1, now)
         if locked.new_season == Ladder.NewSeason.CARRY:
-            carried = []
-            for row in Rating.objects.filter(season=last, games__gt=0):
-                start = model.carried(
-                    model.grown(
-                        model.Rating(row.mu, row.sigma), model.idle_weeks(row.last_played, now)
-                    ),
-                    locked.carry_sigma,
-                )
-                carried.append(
-                    Rating(
-                        season=season,
-                        player_id=row.player_id,
-                        mu=0.0,
-                        sigma=0.0,
-                        start_mu=start.mu,
-                        start_sigma=start.sigma,
-                    )
-                )
-            Rating.objects.bulk_create(carried)
+            _carry(locked, last, season, now)
     return season
+
+
+def _carry(ladder: Ladder, last: Season, season: Season, now: datetime) -> None:
+    carried = []
+    for row in Rating.objects.filter(season=last, games__gt=0):
+        start = model.carried(
+            model.grown(model.Rating(row.mu, row.sigma), model.idle_weeks(row.last_played, now)),
+            ladder.carry_sigma,
+        )
+        carried.append(
+            Rating(
+                season=season,
+                player_id=row.player_id,
+                mu=0.0,
+                sigma=0.0,
+                start_mu=start.mu,
+                start_sigma=start.sigma,
+            )
+        )
+    Rating.objects.bulk_create(carried)
 
 
 def join(

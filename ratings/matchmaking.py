@@ -150,7 +150,10 @@ def _start_table(
             is_public=ladder.is_public,
             first_seat=0,
         )
-        ladder_game = LadderGame.objects.create(season=season, game=game, created_at=now)
+        deadline = now + ladder.game_time if ladder.game_time else None
+        ladder_game = LadderGame.objects.create(
+            season=season, game=game, created_at=now, deadline=deadline
+        )
         seats = {s.number: s for s in game.seats.all()}
         LadderSeat.objects.bulk_create(
             [

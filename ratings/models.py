@@ -76,6 +76,18 @@ class Ladder(models.Model):
         help_text="Rate the ladder's bot entrants in its seasons (a house or test ladder); "
         "otherwise a game with a bot is unrated",
     )
+    season_length = models.DurationField(
+        null=True,
+        blank=True,
+        help_text="A season ends this long after its start and the next begins (empty: an "
+        "organiser starts the next)",
+    )
+    game_time = models.DurationField(
+        null=True,
+        blank=True,
+        help_text="A game still running this long after its start is ranked under the "
+        "turn-limit house rule (R28: territories, then pieces); empty: never",
+    )
     # The beat's matchmaking sweep runs the ladder when this is due (an indexed column).
     match_due_at = models.DateTimeField(default=timezone.now, db_index=True)
     created_at = models.DateTimeField(default=timezone.now)
@@ -103,6 +115,7 @@ class Season(models.Model):
     ladder = models.ForeignKey(Ladder, on_delete=models.CASCADE, related_name="seasons")
     number = models.PositiveSmallIntegerField()
     started_at = models.DateTimeField(default=timezone.now)
+    ends_at = models.DateTimeField(null=True, blank=True, db_index=True)
     ended_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
@@ -175,6 +188,8 @@ class LadderGame(models.Model):
     season = models.ForeignKey(Season, on_delete=models.PROTECT, related_name="games")
     game = models.OneToOneField("games.Game", on_delete=models.PROTECT, related_name="ladder_game")
     created_at = models.DateTimeField(default=timezone.now)
+    # When the game is ranked under the R28 house rule if still running (ladder.game_time).
+    deadline = models.DateTimeField(null=True, blank=True, db_index=True)
     finished_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:

@@ -11,8 +11,8 @@ from django.test import Client
 from django.utils import timezone
 
 from games.models import Game
+from ratings import jobs, matchmaking, pools, selectors
 from ratings import ladder as ladders
-from ratings import matchmaking, pools, selectors
 from ratings.errors import RatingError
 from ratings.models import Ladder, LadderGame, LadderPlayer, Rating
 from tests.ratings.conftest import end
@@ -197,3 +197,36 @@ def test_a_ladder_with_a_bot_entrant_rates_it_only_when_the_ladder_rates_bots(
     end(again.game, [[1], [2], [3], [4]])
     assert Rating.objects.filter(season__isnull=False, games=1).count() == 4
     assert not Rating.objects.filter(season__isnull=True).exists()  # never the global pool
+
+
+def test_the_sweep_ends_a_season_at_its_end_and_starts_the_next(
+    league: League, anna: Any, players: list[Any]
+) -> None:
+    start = timezone.now()
+    made = ladders.create_ladder(
+        league, anna, "Monthly", now=start, season_length=timedelta(days=30)
+    )
+    assert made.seasons.get().ends_at == start + timedelta(days=30)
+    assert jobs.sweep(start + timedelta(days=29)) == 0
+    jobs.sweep(start + timedelta(days=30))
+    assert [(s.number, s.ended_at is None) for s in made.seasons.order_by("number")] == [
+        (1, False),
+        (2, True),
+    ]
+    assert made.seasons.get(number=2).ends_at == start + timedelta(days=60)
+
+
+def test_a_ladder_game_past_its_time_is_ranked_by_the_house_rule(
+    league: League, anna: Any, players: list[Any]
+) -> None:
+    made = ladders.create_ladder(
+        league, anna, "Quick", player_count="3", game_time=timedelta(hours=6)
+    )
+    _join_all(made, players[:3])
+    (ladder_game,) = _run(made)
+    assert jobs.adjudicate_late_games(timezone.now()) == 0
+    assert jobs.adjudicate_late_games(timezone.now() + timedelta(hours=7)) == 1
+    ladder_game.refresh_from_db()
+    assert ladder_game.finished_at is not None
+    assert ladder_game.game.status == Game.Status.OVER
+    assert Rating.objects.filter(season__ladder=made, games=1).count() == 3
