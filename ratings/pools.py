@@ -177,12 +177,17 @@ def recompute(season: Season | None) -> dict[Hashable, journal.PlayerState]:
 
 def replay_after(season: Season | None, game_id: int, ranks: dict[int, int]) -> int:
     """A game's result was corrected (``ranks`` by key): rate it again with the new
-    ranks, and every game of the pool rated after it. Returns how many rows changed."""
+    ranks, and every game of the pool rated after it. Returns how many rows changed.
+
+    Every rating row of the pool is locked first (in the order the rating of a game
+    locks its players'), so no game is rated between the journal read here and the
+    ratings written back: one would be left out of the replay and its update lost."""
+    field = _key_field(season)
+    list(Rating.objects.select_for_update().filter(_pool(season)).order_by(field).values("pk"))
     entries = journal_rows(season)
     position = next((i for i, e in enumerate(entries) if e.game_id == game_id), None)
     if position is None:
         return 0
-    field = _key_field(season)
     earlier, later = entries[:position], entries[position:]
     results = results_of(later, season)
     results[0] = journal.with_rank(results[0], ranks)

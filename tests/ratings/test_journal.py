@@ -85,3 +85,19 @@ def test_replaying_the_journal_gives_the_incremental_ratings_exactly(players: li
     assert {
         key: (s.rating.mu, s.rating.sigma, s.games) for key, s in replayed.items()
     } == incremental
+
+
+def test_a_game_after_idle_weeks_is_rated_from_a_grown_sigma(alice: Any, bob: Any) -> None:
+    start = datetime(2026, 2, 2, 12, tzinfo=UTC)
+    previous = core.use_clock(lambda: start)
+    try:
+        played([alice, bob], [[1], [2]])
+        core.use_clock(lambda: start + timedelta(days=22))  # three whole weeks later
+        later = played([alice, bob], [[2], [1]])
+    finally:
+        core.use_clock(previous)
+    first = JournalEntry.objects.exclude(game=later).get(user=alice)
+    again = JournalEntry.objects.get(game=later, user=alice)
+    grown = model.grown(model.Rating(first.mu_after, first.sigma_after), 3)
+    assert (again.mu_before, again.sigma_before) == (grown.mu, grown.sigma)
+    assert again.sigma_before > first.sigma_after

@@ -230,3 +230,19 @@ def test_a_ladder_game_past_its_time_is_ranked_by_the_house_rule(
     assert ladder_game.finished_at is not None
     assert ladder_game.game.status == Game.Status.OVER
     assert Rating.objects.filter(season__ladder=made, games=1).count() == 3
+
+
+def test_the_next_run_does_not_seat_the_same_tables_again(
+    ladder: Ladder, players: list[Any]
+) -> None:
+    _join_all(ladder, players)
+    first = _run(ladder)
+    tables = [set(g.seats.values_list("player_id", flat=True)) for g in first]
+    for made in first:
+        end(made.game, [[1], [2], [3], [4]])
+    again = _run(ladder, timezone.now() + timedelta(minutes=5))
+    assert len(again) == 2
+    for made in again:
+        seated = set(made.seats.values_list("player_id", flat=True))
+        assert seated not in tables
+        assert all(len(seated & table) <= 2 for table in tables)

@@ -97,3 +97,37 @@ def test_the_seat_effect_page_is_for_organisers(
     assert page.status_code == 200
     rows = page.context["shares"]
     assert [(s.players, s.seat, s.games, s.wins) for s in rows] == [(2, 1, 1, 1), (2, 2, 1, 0)]
+
+
+def test_a_players_page_lists_their_places_in_finished_events(
+    client: Client,
+    league: League,
+    anna: Any,
+    alice: Any,
+    bob: Any,
+    carol: Any,
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from tournaments import jobs, rounds, services
+    from tournaments.models import Table, Tournament
+
+    event = services.create_tournament(league, anna, "Spring Cup", table_size=3, swiss_rounds=1)
+    services.open_registration(event, anna)
+    for user in (alice, bob, carol):
+        services.register(event, user)
+    with django_capture_on_commit_callbacks(execute=True):
+        rounds.start(event.pk)
+    game = Table.objects.get(round__tournament=event).game
+    assert game is not None
+    with django_capture_on_commit_callbacks(execute=True):
+        end(game, [[2], [1], [3]])
+        jobs.sweep(timezone.now() + timedelta(days=30))
+    event.refresh_from_db()
+    assert event.status == Tournament.Status.FINISHED
+    second = game.seats.get(number=2).user
+    html = client.get(f"/players/{second.username}/").content.decode()
+    assert "Spring Cup" in html and "1 of 3" in html
