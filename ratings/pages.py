@@ -86,11 +86,11 @@ CHART_STYLE = Style(
     foreground_subtle="#d0d4d9",
     colors=("#2451a6", "#1b6e2a", "#a61b1b", "#8a5a00", "#5f6368"),
     font_family="system-ui, sans-serif",
-    label_font_size=16,
-    major_label_font_size=16,
-    legend_font_size=18,
-    value_font_size=16,
-    title_font_size=20,
+    label_font_size=13,
+    major_label_font_size=13,
+    legend_font_size=14,
+    value_font_size=13,
+    title_font_size=15,
 )
 
 
@@ -116,8 +116,8 @@ def rating_chart(user: AbstractBaseUser) -> str | None:
             (row.played_at, model.shown(row.mu_after, row.sigma_after))
         )
     chart = pygal.DateTimeLine(
-        width=480,
-        height=320,
+        width=360,
+        height=300,
         style=CHART_STYLE,
         js=(),  # no tooltip script fetched from elsewhere
         disable_xml_declaration=True,

@@ -35,6 +35,7 @@ def test_a_players_page_shows_the_rating_its_chart_and_the_games(
     assert "<svg" in html and "Rating after each game" in html
     svg = html.split("<svg", 1)[1].split("</svg>", 1)[0]
     assert "<script" not in svg and 'href="http' not in svg  # nothing fetched, no script
+    assert "viewBox=" in svg and ' width="' not in svg.split(">", 1)[0]  # scales to a phone
     assert f"/games/{running.pk}/" in html
     assert "Secret" not in html  # a private game is not shown to others
     assert "Games played to their end: 2 of 2" in html
