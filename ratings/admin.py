@@ -6,10 +6,12 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib import admin, messages
+from django.core.exceptions import ValidationError
 from django.db.models import QuerySet
 from django.forms import ModelForm
 from django.http import HttpRequest
 
+from games.errors import GameError
 from ratings import ladder as ladders
 from ratings.errors import RatingError
 from ratings.models import JournalEntry, Ladder, LadderPlayer
@@ -23,9 +25,27 @@ LADDER_FIELDS = [
 ]
 
 
+class LadderForm(ModelForm):
+    class Meta:
+        model = Ladder
+        fields = LADDER_FIELDS
+
+    def clean(self) -> dict[str, Any]:
+        """Games can be played with the ladder's options: refused here with the reason,
+        rather than when its first table is formed."""
+        data: dict[str, Any] = super().clean() or {}
+        trial = Ladder(**{k: v for k, v in data.items() if k != "league"})
+        try:
+            ladders.game_options(trial).check()
+        except GameError as refusal:
+            raise ValidationError(str(refusal)) from None
+        return data
+
+
 @admin.register(Ladder)
 class LadderAdmin(LeagueScopedAdmin):
     list_display = ("name", "league", "player_count", "board", "is_open", "created_at")
+    form = LadderForm
     fields = LADDER_FIELDS
     actions = ["start_new_season", "add_greedy_bot"]
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from django.contrib.auth.models import AbstractBaseUser
+from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import Case, F, Value, When
 from django.db.models.functions import Greatest
@@ -39,10 +40,7 @@ def create_ladder(
     if Ladder.objects.filter(league=league, name=name).exists():
         raise RatingError(f"the league has a ladder named “{name}” already")
     ladder = Ladder(league=league, name=name, **fields)
-    try:
-        game_options(ladder).check()
-    except GameError as refusal:
-        raise RatingError(str(refusal)) from None
+    _check(ladder)
     with transaction.atomic():
         ladder.save()
         _open_season(ladder, 1, now or timezone.now())
@@ -60,12 +58,20 @@ def update_ladder(ladder: Ladder, by: AbstractBaseUser) -> Ladder:
     ladder.name = ladder.name.strip()
     if not ladder.name:
         raise RatingError("a ladder needs a name")
-    try:
-        game_options(ladder).check()
-    except GameError as refusal:
-        raise RatingError(str(refusal)) from None
+    _check(ladder)
     ladder.save()
     return ladder
+
+
+def _check(ladder: Ladder) -> None:
+    """The ladder's settings are valid (choices, numbers) and its games can be played."""
+    try:
+        ladder.full_clean(exclude=["match_due_at"])
+        game_options(ladder).check()
+    except ValidationError as refusal:
+        raise RatingError("; ".join(refusal.messages)) from None
+    except GameError as refusal:
+        raise RatingError(str(refusal)) from None
 
 
 def game_options(ladder: Ladder) -> GameOptions:

@@ -72,3 +72,15 @@ def test_another_leagues_organiser_cannot_see_the_ladder(
     assert response.status_code == 200  # the form refuses a league she does not organise
     assert Ladder.objects.count() == 1
     assert other.ladders.count() == 0
+
+
+def test_a_ladder_whose_games_could_not_be_played_is_refused_with_the_reason(
+    client: Client, league: League, anna: Any
+) -> None:
+    client.force_login(anna)
+    response = client.post(
+        "/admin/ratings/ladder/add/", {**FORM, "league": league.pk, "decision_time": "00:00:10"}
+    )
+    assert response.status_code == 200
+    assert "allow at least a minute per decision" in response.content.decode()
+    assert not Ladder.objects.exists()

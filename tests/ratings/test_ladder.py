@@ -45,6 +45,11 @@ def test_only_organisers_make_ladders_and_a_ladder_starts_with_season_one(
         ladders.create_ladder(league, alice, "Mine")
     made = ladders.create_ladder(league, anna, "Blitz", player_count="2")
     assert made.sizes == (2,)
+    with pytest.raises(RatingError, match="player_count|not a valid choice"):
+        ladders.create_ladder(league, anna, "Crowded", player_count="7")
+    with pytest.raises(RatingError, match="at least a minute"):
+        ladders.create_ladder(league, anna, "Hasty", decision_time=timedelta(seconds=5))
+    assert not Ladder.objects.filter(name__in=["Crowded", "Hasty"]).exists()
     assert list(made.seasons.values_list("number", flat=True)) == [1]
 
 
