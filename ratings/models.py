@@ -3,8 +3,8 @@
 A rating lives in a pool: the global pool of every rated game between people (any
 game: casual, tournament or ladder), or one ladder season. In the global pool a
 player is their user; in a season, their ladder entry (``LadderPlayer``), which may be
-a bot on a ladder that rates its bots. All writes go through ``ratings.services`` and
-``ratings.ladder``.
+a bot on a ladder that rates its bots. All writes go through the services:
+``ratings.pools`` (ratings), ``ratings.ladder`` and ``ratings.matchmaking``.
 """
 
 from __future__ import annotations
