@@ -7,7 +7,7 @@ exactly, bit for bit, the ratings the incremental updates gave.
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterable, Mapping, Sequence
+from collections.abc import Hashable, Iterable, Mapping
 from dataclasses import dataclass, replace
 from datetime import datetime
 
@@ -92,17 +92,6 @@ def replay(
         rows.extend(made)
         current.update(changed)
     return rows, current
-
-
-def states_before(
-    rows: Sequence[Row], start: Mapping[Hashable, Rating] | None = None
-) -> dict[Hashable, PlayerState]:
-    """The players' states after the rows given (journal rows in order)."""
-    states: dict[Hashable, PlayerState] = {}
-    for row in rows:
-        old = states.get(row.key)
-        states[row.key] = PlayerState(row.after, (old.games if old else 0) + 1, row.when)
-    return states
 
 
 def with_rank(result: GameResult, ranks: Mapping[Hashable, int]) -> GameResult:
