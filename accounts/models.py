@@ -46,6 +46,10 @@ class Profile(models.Model):
     digest_due_at = models.DateTimeField(null=True, blank=True, db_index=True)
     # What the last digest covered up to: the next one starts there.
     digest_covered_to = models.DateTimeField(null=True, blank=True)
+    # Mail to the player's address bounced (a delivery status notification came back):
+    # the site shows them a notice until they say it works again.
+    mail_failing_since = models.DateTimeField(null=True, blank=True)
+    mail_failing_reason = models.CharField(max_length=300, blank=True)
 
     class Meta:
         constraints = [

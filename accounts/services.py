@@ -6,6 +6,7 @@ import zoneinfo
 from datetime import date, datetime, time, timedelta
 
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
@@ -174,3 +175,27 @@ def absences_of(user: AbstractBaseUser, now: datetime | None = None) -> list[Abs
     """The player's absences that have not ended, soonest first."""
     now = now or timezone.now()
     return list(Absence.objects.filter(user=user, ends_at__gt=now).order_by("starts_at"))
+
+
+def mark_address_failing(address: str, reason: str, now: datetime | None = None) -> int:
+    """Mail to ``address`` bounced: the players with that address are told on their next
+    visit. Returns how many profiles were marked."""
+    address = address.strip()
+    if not address:
+        return 0
+    User = get_user_model()
+    users = User._default_manager.filter(email__iexact=address)
+    marked = 0
+    for user in users:
+        profile = profile_for(user)
+        if profile.mail_failing_since is None:
+            profile.mail_failing_since = now or timezone.now()
+        profile.mail_failing_reason = reason[:300]
+        profile.save(update_fields=["mail_failing_since", "mail_failing_reason"])
+        marked += 1
+    return marked
+
+
+def clear_address_failing(user: AbstractBaseUser) -> None:
+    """The player says their address works again: the notice goes."""
+    Profile.objects.filter(user=user).update(mail_failing_since=None, mail_failing_reason="")

@@ -12,6 +12,7 @@ from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 
 from accounts import services
@@ -113,3 +114,15 @@ def browser_time_zone(request: HttpRequest) -> HttpResponse:
     has not chosen one): their times follow it. 204 whatever the answer: nothing to show."""
     detect_time_zone(request.user, request.POST.get("time_zone", ""))
     return HttpResponse(status=204)
+
+
+@login_required
+@require_POST
+def mail_works(request: HttpRequest) -> HttpResponse:
+    """The player has fixed their address (or it works again): the notice goes."""
+    services.clear_address_failing(request.user)
+    messages.success(request, "Thank you: mail to your address will be sent as usual.")
+    back = request.POST.get("next", "")
+    if url_has_allowed_host_and_scheme(back, allowed_hosts={request.get_host()}):
+        return redirect(back)
+    return redirect("accounts:profile")

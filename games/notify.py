@@ -17,7 +17,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
 
-from games import boardmarks, describe, engine, links
+from games import boardmarks, describe, engine, links, replyto
 from games.engine import BOARDS, Board, State
 from games.models import Game, GameEvent, Move, Seat
 from mail.parts import InlinePart, content_id
@@ -102,6 +102,7 @@ def decision_context(
         "board_lines": board_lines(game, state, names),
         "moves": moves_since(game, seat, names, seats),
         "groups": describe.choices(state, names),
+        "example": next(iter(engine.legal_actions(state)), "move usa colombia"),
         "link": links.decision_url(game, seat),
         "deadline": game.deadline,
         "board_cid": BOARD_CID,
@@ -142,13 +143,18 @@ def _queue(
     context: dict[str, Any],
     dedup_key: str,
     board: dict[str, Any] | None = None,
+    decision: bool | None = None,
 ) -> None:
     """Render ``emails/<name>-*`` for the seat's player and queue it in the outbox (in the
     caller's transaction), if the player has an address; ``board``: the ``board_spec`` of
-    the picture its HTML part shows."""
+    the picture its HTML part shows. ``decision``: replies go to the reply address of the
+    decision due now (True) or of the game (False; ``games.replyto``); None: to the site."""
     if seat.muted and kind not in SENT_WHEN_MUTED:
         return
-    _queue_to(seat.user, name, kind, context, dedup_key, board)
+    reply_to = ""
+    if decision is not None and seat.user_id is not None:
+        reply_to = replyto.reply_address(context["game"], seat, decision=decision)
+    _queue_to(seat.user, name, kind, context, dedup_key, board, reply_to)
 
 
 def _queue_to(
@@ -158,6 +164,7 @@ def _queue_to(
     context: dict[str, Any],
     dedup_key: str,
     board: dict[str, Any] | None = None,
+    reply_to: str = "",
 ) -> None:
     from mail.services import queue_mail, unsubscribe_url
 
@@ -172,6 +179,7 @@ def _queue_to(
         dedup_key=dedup_key,
         unsubscribe_url=unsubscribe_url(user),
         inline_part=(BOARD_PART, board) if board is not None else None,
+        reply_to=reply_to,
     )
 
 
@@ -212,6 +220,7 @@ def queue_decision_mail(
         context,
         f"decision:{game.pk}:{game.turn_number}:{seat.pk}:{seat.user_id}",
         board_spec(game, context["names"], boardmarks.marks_of(state, move.events if move else [])),
+        decision=True,
     )
 
 
@@ -242,7 +251,8 @@ def queue_start_mails(game: Game, seats: list[Seat]) -> None:
     for seat in seats:
         if seat.user is not None and _wants_events(seat.user):
             context = {"game": game, "seat": seat, "players": players, "start_lines": lines}
-            _queue(seat, "game-start", "game_start", context, f"game-start:{game.pk}:{seat.pk}")
+            key = f"game-start:{game.pk}:{seat.pk}"
+            _queue(seat, "game-start", "game_start", context, key, decision=False)
 
 
 def decision_kind(state: State) -> str:
@@ -283,7 +293,7 @@ def queue_reminder_mail(game: Game, seat: Seat, state: State) -> None:
         f"reminder:{game.pk}:{game.turn_number}:{seat.pk}:{seat.user_id}:"
         f"{game.deadline.isoformat()}"
     )
-    _queue(seat, "reminder", "reminder", decision_context(game, seat, state), key)
+    _queue(seat, "reminder", "reminder", decision_context(game, seat, state), key, decision=True)
 
 
 def touched_by(events: list[dict[str, Any]]) -> set[str]:
@@ -333,7 +343,8 @@ def queue_event_mails(game: Game, move: Move, state: State, seats: list[Seat]) -
             "attacked": seat.player_name in touched,
             "link": game_url(game),
         }
-        _queue(seat, "event", "event", context, f"event:{game.pk}:{move.number}:{seat.pk}")
+        key = f"event:{game.pk}:{move.number}:{seat.pk}"
+        _queue(seat, "event", "event", context, key, decision=False)
 
 
 def thread_for(game: Game) -> str:

@@ -38,7 +38,13 @@ def can_organise(game: Game, user: AbstractBaseUser | None) -> bool:
     provider names for it."""
     if user is None or not user.is_authenticated:
         return False
-    if user.is_staff or game.creator_id == user.pk:
+    return bool(user.is_staff) or is_named_organiser(game, user)
+
+
+def is_named_organiser(game: Game, user: AbstractBaseUser) -> bool:
+    """The game's creator, or named by a registered provider: an organiser of this game
+    in particular, not through being staff."""
+    if game.creator_id == user.pk:
         return True
     return any(user.pk in set(provider(game)) for provider in _organiser_providers)
 

@@ -61,6 +61,21 @@ def events_of(league: League, user: AbstractBaseUser | None) -> QuerySet[Tournam
     return events.filter(is_public=True).exclude(status=Tournament.Status.DRAFT)
 
 
+def visible_events(user: AbstractBaseUser | None) -> QuerySet[Tournament]:
+    """Every event the user may see across the leagues they can see: public ones past
+    preparation, their own, and all of those of the leagues they organise."""
+    leagues = visible_leagues(user)
+    shown = Tournament.objects.filter(league__in=leagues, is_public=True).exclude(
+        status=Tournament.Status.DRAFT
+    )
+    if user is not None and user.is_authenticated:
+        shown = shown | Tournament.objects.filter(league__in=leagues, entries__user=user).exclude(
+            status=Tournament.Status.DRAFT
+        )
+        shown = shown | Tournament.objects.filter(league__in=organised_leagues(user))
+    return shown.distinct().select_related("league")
+
+
 def organisers_of_game(game: Any) -> list[int]:
     """The organisers of the league whose event a game belongs to (none for a lobby
     game): the games app asks this through its organiser rule."""

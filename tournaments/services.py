@@ -267,11 +267,15 @@ def withdraw(tournament: Tournament, user: AbstractBaseUser) -> Entry:
         entry.status = Entry.Status.WITHDRAWN
         entry.left_after_round = _current_round(locked)
         entry.save(update_fields=["status", "left_after_round"])
-        if locked.status == Tournament.Status.RUNNING:
-            _forfeit_running_games(entry)
-        elif had_place:
+        running = locked.status == Tournament.Status.RUNNING
+        if not running and had_place:
             _promote_from_waiting_list(locked)
-        return entry
+    if running:
+        # After the event's lock is let go: a forfeit locks its game, and a game that
+        # ends locks the event (the result receiver); taking them the other way round
+        # here could deadlock with a game ending at the same moment.
+        _forfeit_running_games(entry)
+    return entry
 
 
 def _forfeit_running_games(entry: Entry) -> None:

@@ -8,6 +8,8 @@ app_name = "tournaments"
 
 urlpatterns: list[URLPattern | URLResolver] = [
     path("", views.index, name="index"),
+    path("<int:pk>/", views.tournament_by_id, name="by_id"),
+    path("<int:pk>/standings.json", views.standings_json, name="standings_json"),
     path("leagues/<slug:slug>/", views.league, name="league"),
     path("leagues/<slug:slug>/join/", views.join, name="join"),
     path("leagues/<slug:slug>/leave/", views.leave, name="leave"),

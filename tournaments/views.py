@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from django.contrib import messages
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
 from games.views import sign_in_first
-from tournaments import selectors, services
+from tournaments import report, selectors, services
 from tournaments.errors import TournamentError
 from tournaments.models import Entry, League, Membership, Tournament
 
@@ -18,7 +19,17 @@ from tournaments.models import Entry, League, Membership, Tournament
 @require_GET
 def index(request: HttpRequest) -> HttpResponse:
     leagues = selectors.visible_leagues(request.user)
-    return render(request, "tournaments/index.html", {"leagues": leagues})
+    events = selectors.visible_events(request.user).order_by("-created_at")
+    context = {
+        "leagues": leagues,
+        "open_events": [e for e in events if e.status == Tournament.Status.REGISTRATION],
+        "running_events": [
+            e for e in events if e.status in (Tournament.Status.RUNNING, Tournament.Status.PAUSED)
+        ],
+        "finished_events": [e for e in events if e.status == Tournament.Status.FINISHED][:20],
+        "draft_events": [e for e in events if e.status == Tournament.Status.DRAFT],
+    }
+    return render(request, "tournaments/index.html", context)
 
 
 def _league(request: HttpRequest, slug: str) -> League:
@@ -81,22 +92,47 @@ def leave(request: HttpRequest, slug: str) -> HttpResponse:
 # --- tournaments ------------------------------------------------------------------------
 
 
+def _visible(request: HttpRequest, tournament: Tournament) -> Tournament:
+    """The event, if the user may see it: public events of leagues they can see; private
+    ones for their league's organisers and their own players; events being prepared only
+    for organisers. Anyone else is told it does not exist."""
+    organiser = selectors.organises(request.user, tournament.league)
+    league_visible = selectors.visible_leagues(request.user).filter(pk=tournament.league_id)
+    if not league_visible.exists() or not (
+        tournament.is_public
+        or organiser
+        or (request.user.is_authenticated and tournament.entries.filter(user=request.user).exists())
+    ):
+        raise Http404("No such tournament.")
+    if tournament.status == Tournament.Status.DRAFT and not organiser:
+        raise Http404("No such tournament.")
+    return tournament
+
+
 def _tournament(request: HttpRequest, league_slug: str, slug: str) -> Tournament:
     tournament = get_object_or_404(
         Tournament.objects.select_related("league"), league__slug=league_slug, slug=slug
     )
-    league_visible = selectors.visible_leagues(request.user).filter(pk=tournament.league_id)
-    if not league_visible.exists() or not (
-        tournament.is_public
-        or selectors.organises(request.user, tournament.league)
-        or (request.user.is_authenticated and tournament.entries.filter(user=request.user).exists())
-    ):
-        raise Http404("No such tournament.")
-    if tournament.status == Tournament.Status.DRAFT and not selectors.organises(
-        request.user, tournament.league
-    ):
-        raise Http404("No such tournament.")
-    return tournament
+    return _visible(request, tournament)
+
+
+def _tournament_by_id(request: HttpRequest, pk: int) -> Tournament:
+    return _visible(request, get_object_or_404(Tournament.objects.select_related("league"), pk=pk))
+
+
+@require_GET
+def tournament_by_id(request: HttpRequest, pk: int) -> HttpResponse:
+    event = _tournament_by_id(request, pk)
+    return redirect("tournaments:tournament", league_slug=event.league.slug, slug=event.slug)
+
+
+@require_GET
+def standings_json(request: HttpRequest, pk: int) -> JsonResponse:
+    """The event's format, settings, rounds, tables, byes and standings (``report``)."""
+    event = _tournament_by_id(request, pk)
+    response = JsonResponse(report.event_report(event), json_dumps_params={"indent": 1})
+    response["Cache-Control"] = "public, max-age=30" if event.is_public else "private, no-store"
+    return response
 
 
 @require_GET
@@ -104,14 +140,31 @@ def tournament(request: HttpRequest, league_slug: str, slug: str) -> HttpRespons
     event = _tournament(request, league_slug, slug)
     entries = event.entries.select_related("user__profile")
     mine = entries.filter(user=request.user).first() if request.user.is_authenticated else None
+    whole = report.event_report(event)
+    mine_now = _my_table(whole, mine.pk) if mine is not None else None
     context = {
         "tournament": event,
+        "report": whole,
+        "rounds": list(reversed(whole["rounds"])),  # the latest first
         "entries": [e for e in entries if e.status != Entry.Status.WAITING],
         "waiting": [e for e in entries if e.status == Entry.Status.WAITING],
         "entry": mine,
+        "my_table": mine_now,
         "organiser": selectors.organises(request.user, event.league),
     }
     return render(request, "tournaments/tournament.html", context)
+
+
+def _my_table(whole: dict[str, Any], entry_id: int) -> dict[str, Any] | None:
+    """The player's table in the latest round, with the round's number."""
+    if not whole["rounds"]:
+        return None
+    latest = whole["rounds"][-1]
+    for table in latest["tables"]:
+        for seat in table["seats"]:
+            if seat["player"] == entry_id:
+                return {"round": latest, "table": table, "seat": seat}
+    return None
 
 
 def _tournament_post(

@@ -102,6 +102,8 @@ INSTALLED_APPS = [
     "tournaments",
     "ratings",
     "mail",
+    "inbound",
+    "anymail",
 ]
 
 MIDDLEWARE = [
@@ -133,6 +135,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "accounts.context_processors.mail_notice",
             ],
         },
     },
@@ -190,6 +193,29 @@ DEFAULT_FROM_EMAIL = os.environ.get("DJANGO_DEFAULT_FROM_EMAIL", "World War 5 <w
 # at most PASSWORD_RESET_PER_ADDRESS reset mails an hour, each client may ask at most
 # PASSWORD_RESET_PER_CLIENT times an hour: the form cannot be used to flood a mailbox.
 ACCOUNT_EMAIL_UNKNOWN_ACCOUNTS = False
+# Moves by email reply (the inbound app). A game's mails reply to
+# REPLY_LOCAL_PART+<token>@REPLY_DOMAIN; the mail server delivers that domain (or those
+# addresses) to `manage.py receive_mail`, `manage.py mail_listener` or the webhook.
+REPLY_DOMAIN = os.environ.get(
+    "REPLY_DOMAIN", DEFAULT_FROM_EMAIL.rpartition("@")[2].strip("> ") or "localhost"
+)
+REPLY_LOCAL_PART = os.environ.get("REPLY_LOCAL_PART", "play")
+# A reply token stops working this many days after its mail, whatever its deadline.
+REPLY_TOKEN_DAYS = env_int("REPLY_TOKEN_DAYS", 60)
+# Messages larger than this are refused unread (bytes, headers and attachments included).
+INBOUND_MAX_BYTES = env_int("INBOUND_MAX_BYTES", 5_000_000)
+# Messages one sender address may send in an hour before the rest go unread and unanswered.
+INBOUND_PER_SENDER_PER_HOUR = env_int("INBOUND_PER_SENDER_PER_HOUR", 30)
+# How long the audit rows of received messages are kept.
+INBOUND_KEEP_DAYS = env_int("INBOUND_KEEP_DAYS", 90)
+# The inbound webhook's HTTP basic credentials ("user:password"), as django-anymail reads them.
+# Each provider's own inbound settings (a signing key) come as ANYMAIL_<NAME> variables.
+ANYMAIL = {
+    name.removeprefix("ANYMAIL_"): value
+    for name, value in os.environ.items()
+    if name.startswith("ANYMAIL_") and value
+}
+
 PASSWORD_RESET_PER_ADDRESS = env_int("PASSWORD_RESET_PER_ADDRESS", 3)
 PASSWORD_RESET_PER_CLIENT = env_int("PASSWORD_RESET_PER_CLIENT", 10)
 ACCOUNT_RATE_LIMITS = {
@@ -438,6 +464,7 @@ CELERY_BEAT_SCHEDULE = {
     "sweep-bots": {"task": "games.tasks.sweep_bots", "schedule": PERIODIC_JOBS_EVERY},
     "sweep-outbox": {"task": "mail.tasks.sweep_outbox", "schedule": PERIODIC_JOBS_EVERY},
     "send-digests": {"task": "games.tasks.send_digests", "schedule": PERIODIC_JOBS_EVERY},
+    "sweep-inbound": {"task": "inbound.tasks.sweep_inbound", "schedule": PERIODIC_JOBS_EVERY},
     "sweep-tournaments": {
         "task": "tournaments.tasks.sweep_tournaments",
         "schedule": PERIODIC_JOBS_EVERY,

@@ -9,6 +9,8 @@ urlpatterns = [
     path("games/", include("games.urls")),
     path("tournaments/", include("tournaments.urls")),
     path("mail/", include("mail.urls")),
+    # The inbound webhook: /anymail/<provider>/inbound/ (inbound.webhooks).
+    path("anymail/", include("anymail.urls")),
     path("", include("ratings.urls")),
     path("admin/", admin.site.urls),
 ]

@@ -30,9 +30,11 @@ def league_b(boris: Any) -> League:
     return services.create_league("Berlin Conquerors", boris, joining=League.Joining.APPROVAL)
 
 
-def bot_event(league: League, organiser: Any, bots: int, **settings: Any) -> Any:
+def bot_event(
+    league: League, organiser: Any, bots: int, name: str = "Format test", **settings: Any
+) -> Any:
     """An event of ``bots`` greedy bots, registration open, made by ``organiser``."""
-    event = services.create_tournament(league, organiser, "Format test", **settings)
+    event = services.create_tournament(league, organiser, name, **settings)
     services.open_registration(event, organiser)
     for _ in range(bots):
         services.add_bot(event, organiser)

@@ -78,3 +78,24 @@ def _order(game_id: int) -> list[list[str]]:
 
     game = Game.objects.get(pk=game_id)
     return [[seat.player_name] for seat in game.seats.order_by("number")]
+
+
+def test_starts_racing_make_one_first_round_with_one_game_a_table(
+    postgres: BaseDatabaseWrapper, league_a: League, anna: Any, django_user_model: Any
+) -> None:
+    """The start job duplicated (a redelivered task and an organiser's click, say)."""
+    from games.models import Game
+
+    event = services.create_tournament(league_a, anna, "Race start", swiss_rounds=2)
+    services.open_registration(event, anna)
+    for n in range(7):
+        services.register(event, make_user(django_user_model, f"starter{n}"))
+
+    outcomes = race([partial(rounds.start, event.pk) for _ in range(3)])
+
+    assert [o.error for o in outcomes] == [None] * 3
+    assert list(event.rounds.values_list("number", flat=True)) == [1]
+    made = event.rounds.get()
+    assert made.tables.count() == 2
+    assert Game.objects.filter(tournament_table__round=made).count() == 2
+    assert Game.objects.count() == 2

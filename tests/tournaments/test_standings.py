@@ -4,7 +4,6 @@ out-finished, the opponents' average score (0.33 floor for the withdrawn), the d
 from __future__ import annotations
 
 import random
-import time
 from collections.abc import Collection, Sequence
 
 import pytest
@@ -168,16 +167,17 @@ def test_standings_rank_everyone_once_in_the_order_of_their_keys(
     assert all(0 <= line.opponents_average <= 1 for line in standings.lines)
 
 
-def test_standings_of_a_large_event_take_well_under_the_aim() -> None:
+def test_standings_of_a_large_event_rank_every_player_after_every_game() -> None:
     rng = random.Random(1)
     players = list(range(2_000))
     history: list[Result] = []
     for round in range(1, 9):
         rng.shuffle(players)
         history += [GameResult.ranked(round, players[i : i + 4]) for i in range(0, 2_000, 4)]
-    start = time.perf_counter()
     standings = compute_standings(
         [Entrant(p) for p in players], history, FIVE_THREE_TWO_ONE, seed=1
     )
-    assert time.perf_counter() - start < 2.0  # the aim is 2 s for five times the field
+    # Its speed is measured by ``python -m bench.tournaments``.
     assert all(line.games == 8 for line in standings.lines)
+    assert sorted(line.player for line in standings.lines) == sorted(players)
+    assert [line.rank for line in standings.lines] == sorted(line.rank for line in standings.lines)

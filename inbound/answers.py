@@ -1,0 +1,143 @@
+"""The answers to received messages: what each says, queued in the outbox in the
+transaction that handled the message (``emails/reply-*``).
+
+An answer to a player whose token and address matched is threaded in the game's thread
+and tells of the game; an answer to anyone else says only that nothing was read, and
+nothing about any game.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser
+
+from games import describe, engine, notify
+from games.engine import BOARDS
+from games.models import Game, Move, Seat
+from mail.models import OutgoingMail
+from mail.services import queue_mail
+
+HELP = """How replies work:
+- Reply to a "your decision" mail with your move on the first line, in the notation
+  its list shows, or shorter: "invade usa -> western europe", "i usa western europe",
+  "m usa colombia", "retreat scandinavia", "place small alaska". Case, extra spaces
+  and commas do not matter; anything below the first line is not read.
+- "board": the board as it is now, as a picture and in words.
+- "moves": the moves you can make now.
+- "confirm": makes a decision that eliminates you (R15), once a reply asked you to.
+- "help": this text.
+Each reply address works for its own decision only, until the decision is made or
+its deadline passes."""
+
+STRANGER = (
+    "Your mail to {address} was not read: this address takes only the replies of a "
+    "player to the mails the site sent them, from the address those mails went to. "
+    "Nothing was changed."
+)
+TOO_LARGE = (
+    "Your mail was not read: it is larger than the site accepts ({limit} bytes). "
+    "Reply with your move alone, without attachments. Nothing was changed."
+)
+EXPIRED = (
+    "Your mail was not read: the address you replied to has expired. Reply to your "
+    "latest mail from the site instead. Nothing was changed."
+)
+
+
+@dataclass
+class Answer:
+    """What one answer says."""
+
+    paragraphs: list[str]
+    lines: list[str] = field(default_factory=list)  # a move's words, after the paragraphs
+    after: list[str] = field(default_factory=list)  # paragraphs after the lines
+    board: bool = False
+    moves: bool = False
+    help: bool = False
+
+
+def subject_for(original: str, game: Game | None) -> str:
+    if game is None:
+        return "[World War 5] Your mail was not read"
+    if original and original.lower().startswith("re:"):
+        return original
+    return f"Re: {original}" if original else f"[World War 5] {game}: your reply"
+
+
+def queue_answer(
+    answer: Answer,
+    *,
+    key: str,
+    to: str,
+    subject: str,
+    user: AbstractBaseUser | None = None,
+    game: Game | None = None,
+    seat: Seat | None = None,
+    reply_to: str = "",
+) -> OutgoingMail | None:
+    """Queue ``answer`` (once per ``key``) to the address ``to``: threaded in ``game``'s
+    thread when the player was recognised, with the board and the legal actions of
+    ``seat`` when it asks for them."""
+    context: dict[str, Any] = {
+        "subject": subject_for(subject, game),
+        "paragraphs": answer.paragraphs,
+        "lines": answer.lines,
+        "after": answer.after,
+        "help": HELP if answer.help else "",
+    }
+    inline = None
+    if game is not None and seat is not None and game.position is not None:
+        state = engine.load_position(game.position)
+        seats = list(game.seats.select_related("user__profile"))
+        names = describe.player_names(seats)
+        if answer.board:
+            context["board_lines"] = notify.board_lines(game, state, names)
+            context["board_cid"] = notify.BOARD_CID
+            inline = (notify.BOARD_PART, notify.board_spec(game, names))
+        if answer.moves and game.is_active and game.to_move_id == seat.pk:
+            context["groups"] = describe.choices(state, names)
+    subject_line, text, html = notify.render_mail("reply", context, user)
+    return queue_mail(
+        to,
+        subject_line,
+        text,
+        html,
+        kind="reply",
+        to_user=user,
+        thread=notify.thread_for(game) if game is not None else "",
+        dedup_key=key,
+        reply_to=reply_to,
+        inline_part=inline,
+    )
+
+
+def waiting_for(game: Game, seat: Seat) -> str:
+    """Whose decision the game waits for, in a sentence, for the seat's player."""
+    if game.status == Game.Status.OVER:
+        winner = game.winner.display_name if game.winner else "no one (a draw)"
+        return describe.sentence(f"The game is over: the winner is {winner}")
+    if not game.is_active:
+        return describe.sentence(f"The game is {game.get_status_display().lower()}")
+    if game.is_paused:
+        return "The game is paused by an organiser."
+    if game.to_move_id == seat.pk:
+        return "The game waits for you again: your next decision's mail follows."
+    other = game.to_move.display_name if game.to_move else "no one"
+    return describe.sentence(f"The game now waits for {other}")
+
+
+def move_lines(game: Game, move: Move) -> list[str]:
+    """The move as applied, its dice and what followed, one line each."""
+    seats = list(game.seats.select_related("user__profile"))
+    names = describe.player_names(seats)
+    mover = next(s for s in seats if s.pk == move.seat_id)
+    words = describe.describe_move(
+        BOARDS[game.board], move.action, mover.player_name, move.events, names
+    )
+    return [describe.sentence(part) for part in (words.action, words.dice, *words.followed) if part]
+
+
+def phrase(game: Game, action: str) -> str:
+    return describe.action_phrase(BOARDS[game.board], action)

@@ -1,0 +1,11 @@
+from django.apps import AppConfig
+
+
+class InboundConfig(AppConfig):
+    name = "inbound"
+    verbose_name = "Received mail"
+
+    def ready(self) -> None:
+        from inbound import webhooks
+
+        webhooks.connect()

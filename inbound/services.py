@@ -1,0 +1,380 @@
+"""Every received message goes through ``handle_message``, whichever way it came (a
+mail server's pipe, the SMTP listener, a provider's webhook): it is read, audited, and
+turned into at most one action, answered by mail in the same transaction.
+
+The order of the checks: a message already handled (same Message-ID) is left alone;
+a program's message (an out-of-office reply, a bounce) is never answered, and a bounce
+marks its failed address; a sender over the hourly limit is not answered; then the
+reply token and the sender must match a player who still holds the token's seat, or
+the answer says nothing about any game. Only then is the first line read: a move (for
+the token's decision), ``confirm``, ``board``, ``moves`` or ``help``.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import DatabaseError, IntegrityError, transaction
+from django.utils import timezone
+
+from accounts.services import mark_address_failing
+from games import replyto, services
+from games.models import Game, Move, Seat
+from inbound import answers
+from inbound.answers import Answer
+from inbound.models import InboundMessage
+from inbound.reading import Reading, Unreadable, clean, fallback_id, peek, read_message
+
+logger = logging.getLogger(__name__)
+
+Outcome = InboundMessage.Outcome
+COMMANDS = ("help", "board", "moves")
+STRIP = " \t\"'`*_<>“”‘’"
+
+
+@dataclass(frozen=True)
+class Handled:
+    """What was done with a message: the audit row's outcome (or "duplicate" for a
+    message handled before, which has no row of its own), its id, and whether it was
+    answered."""
+
+    outcome: str
+    row_id: int | None = None
+    answered: bool = False
+
+
+@dataclass
+class _Context:
+    """A message whose token and sender matched a player who holds the seat."""
+
+    row: InboundMessage
+    reading: Reading
+    token: replyto.ReplyToken
+    address: str
+    user: AbstractBaseUser
+    game: Game
+    seat: Seat
+
+
+def handle_message(
+    raw: bytes,
+    *,
+    transport: str,
+    recipients: list[str] | None = None,
+    now: datetime | None = None,
+) -> Handled:
+    """Read one raw message and do what it asks (see the module's docstring).
+    ``recipients``: the envelope's (the SMTP RCPT addresses), when known."""
+    now = now or timezone.now()
+    too_large = len(raw) > settings.INBOUND_MAX_BYTES
+    error = ""
+    try:
+        reading = peek(raw) if too_large else read_message(raw, recipients)
+    except Unreadable as unreadable:
+        reading, error = _unreadable(raw), str(unreadable)
+    except Exception as failure:  # whatever the bytes, an audit row and no action
+        logger.exception("an inbound message could not be read")
+        reading, error = _unreadable(raw), f"{type(failure).__name__}: {failure}"
+    try:
+        with transaction.atomic():
+            return _handle(reading, raw, transport, now, error, too_large)
+    except DatabaseError:
+        raise  # the database is down: the transport makes the sender try again later
+    except Exception as failure:
+        # A fault of ours with this message: retrying would fail the same way, so it is
+        # recorded (nothing else: its transaction rolled back) and not tried again.
+        logger.exception("an inbound message could not be handled")
+        with transaction.atomic():
+            row = _claim(reading, raw, transport, now)
+            if row is None:
+                return Handled("duplicate")
+            return _finish(row, Outcome.MALFORMED, f"{type(failure).__name__}: {failure}")
+
+
+def _handle(
+    reading: Reading, raw: bytes, transport: str, now: datetime, error: str, too_large: bool
+) -> Handled:
+    row = _claim(reading, raw, transport, now)
+    if row is None:
+        return Handled("duplicate")
+    if error:
+        return _finish(row, Outcome.MALFORMED, error)
+    if reading.automatic:
+        return _automatic(row, reading, now)
+    if _over_limit(reading.sender, now):
+        return _finish(row, Outcome.LIMITED, "over the sender's hourly limit")
+    if not reading.sender:
+        return _finish(row, Outcome.REJECTED, "no single From address")
+    if too_large:
+        limit = settings.INBOUND_MAX_BYTES
+        text = answers.TOO_LARGE.format(limit=limit)
+        return _answer_stranger(row, reading, Outcome.TOO_LARGE, text, f"over {limit} bytes")
+    return _from_a_person(row, reading, now)
+
+
+def _unreadable(raw: bytes) -> Reading:
+    try:
+        return peek(raw)
+    except Exception:
+        return Reading(fallback_id(raw), "", "", [])
+
+
+def _claim(reading: Reading, raw: bytes, transport: str, now: datetime) -> InboundMessage | None:
+    """The message's audit row, or None if the message was handled before.
+
+    The unique Message-ID makes this the claim: of two deliveries of one message (a
+    retrying mail server, two transports) only one inserts the row. On PostgreSQL the
+    second insert waits for the first transaction, then fails here, once it committed."""
+    row = InboundMessage(
+        received_at=now,
+        transport=transport[:10],
+        message_id=reading.message_id,
+        sender=reading.sender[:320],
+        recipient=(reading.recipients[0] if reading.recipients else "")[:320],
+        subject=reading.subject[:300],
+        size=len(raw),
+        command=reading.first_line[:200],
+    )
+    try:
+        with transaction.atomic():  # a savepoint: the caller's transaction goes on
+            row.save()
+    except IntegrityError:
+        if InboundMessage.objects.filter(message_id=reading.message_id).exists():
+            return None
+        raise
+    return row
+
+
+def _finish(
+    row: InboundMessage, outcome: str, error: str = "", answer: int | None = None, **fields: object
+) -> Handled:
+    row.outcome = outcome
+    row.error = clean(error)[:2000]
+    row.answer_id = answer
+    for name, value in fields.items():
+        setattr(row, name, value)
+    row.save()
+    return Handled(outcome, row.pk, answer is not None)
+
+
+def _automatic(row: InboundMessage, reading: Reading, now: datetime) -> Handled:
+    """Never answered (two programs would answer each other for ever); a bounce marks
+    the addresses it says failed."""
+    if not reading.bounce:
+        return _finish(row, Outcome.AUTO_REPLY, reading.automatic)
+    failed = reading.failed or _token_addresses(reading)
+    reason = f"a mail to it bounced on {now:%Y-%m-%d}"
+    marked = sum(mark_address_failing(address, reason, now) for address in failed)
+    detail = f"{reading.automatic}; failed: {', '.join(failed) or 'not named'}"
+    return _finish(row, Outcome.BOUNCE, f"{detail}; players marked: {marked}")
+
+
+def _token_addresses(reading: Reading) -> list[str]:
+    """For a bounce that names no failed address: the address of the player whose token
+    it was sent to."""
+    found = []
+    for token in replyto.tokens_in(reading.recipients):
+        try:
+            user_id = replyto.read_token(token).user_id
+        except replyto.BadToken:
+            continue
+        user = get_user_model()._default_manager.filter(pk=user_id).first()
+        if user is not None and user.email:
+            found.append(user.email)
+    return found
+
+
+def _over_limit(sender: str, now: datetime) -> bool:
+    if not sender:
+        return False
+    since = now - timedelta(hours=1)
+    sent = InboundMessage.objects.filter(sender=sender, received_at__gt=since).count()
+    return sent > settings.INBOUND_PER_SENDER_PER_HOUR  # this message's row counts too
+
+
+def _answer_stranger(
+    row: InboundMessage, reading: Reading, outcome: str, text: str, error: str
+) -> Handled:
+    """An answer that names no game and no player: the sender may be anyone."""
+    mail = answers.queue_answer(
+        Answer([text]), key=f"inbound:{row.pk}", to=reading.sender, subject=reading.subject
+    )
+    return _finish(row, outcome, error, mail.pk if mail else None)
+
+
+def _from_a_person(row: InboundMessage, reading: Reading, now: datetime) -> Handled:
+    tokens = replyto.tokens_in(reading.recipients)
+    address = reading.recipients[0] if reading.recipients else settings.REPLY_DOMAIN
+    stranger = answers.STRANGER.format(address=address)
+    token = None
+    for candidate in tokens:
+        try:
+            token = replyto.read_token(candidate)
+        except replyto.BadToken:
+            continue
+        row.token = candidate[:120]
+        break
+    if token is None:
+        why = "a reply token that is not valid" if tokens else "no reply token"
+        return _answer_stranger(row, reading, Outcome.REJECTED, stranger, why)
+    user = get_user_model()._default_manager.filter(pk=token.user_id, is_active=True).first()
+    if user is None or not user.email or user.email.strip().lower() != reading.sender:
+        return _answer_stranger(
+            row, reading, Outcome.REJECTED, stranger, "sender is not the token's player"
+        )
+    seat = Seat.objects.filter(pk=token.seat_id, game_id=token.game_id).first()
+    game = Game.objects.select_related("to_move", "winner").filter(pk=token.game_id).first()
+    if seat is None or game is None or seat.user_id != token.user_id:
+        return _answer_stranger(
+            row, reading, Outcome.REJECTED, stranger, "the token's player no longer holds its seat"
+        )
+    if token.issued + settings.REPLY_TOKEN_DAYS * 86400 < now.timestamp():
+        return _answer_stranger(
+            row, reading, Outcome.REJECTED, answers.EXPIRED, "the token expired"
+        )
+    row.user, row.game, row.turn = user, game, token.turn if token.for_decision else None
+    reply_address = next(
+        (a for a in reading.recipients if replyto.token_of(a) == row.token), address
+    )
+    context = _Context(row, reading, token, reply_address, user, game, seat)
+    return _command(context, now)
+
+
+def _command(c: _Context, now: datetime) -> Handled:
+    line = c.reading.first_line.strip(STRIP)
+    word = line.lower().rstrip(".!")
+    if word in COMMANDS:
+        return _inform(c, word)
+    if not line:
+        text = "We found no move in your reply: write it on the first line. Nothing was changed."
+        return _answer(c, Outcome.REFUSED, Answer([text], moves=True, help=True), "empty reply")
+    if not c.token.for_decision:
+        text = (
+            f"“{line}” was not read as a move: moves are made by replying to the mail "
+            "that asks for your decision. Nothing was changed."
+        )
+        return _answer(c, Outcome.REFUSED, Answer([text], moves=True), "a move to a game address")
+    confirmed = False
+    if word == "confirm" or word.startswith("confirm "):
+        confirmed = True
+        line = line[len("confirm") :].strip(STRIP)
+        if not line:
+            line = _pending_confirmation(c)
+            if not line:
+                text = "There is nothing to confirm for this decision. Nothing was changed."
+                return _answer(c, Outcome.REFUSED, Answer([text], moves=True), "nothing to confirm")
+    return _move(c, line, confirmed, now)
+
+
+def _pending_confirmation(c: _Context) -> str:
+    """The action this player was last asked to confirm for the token's decision."""
+    asked = (
+        InboundMessage.objects.filter(
+            user=c.user, game=c.game, turn=c.token.turn, outcome=Outcome.CONFIRM
+        )
+        .order_by("-received_at", "-id")
+        .values_list("action", flat=True)
+        .first()
+    )
+    return asked or ""
+
+
+def _inform(c: _Context, word: str) -> Handled:
+    game, seat = c.game, c.seat
+    if word == "help":
+        return _answer(c, Outcome.ANSWERED, Answer([f"{game}: replying by mail."], help=True), "")
+    yours = game.is_active and game.to_move_id == seat.pk and not game.is_paused
+    paragraphs = [f"{game}, as it is now." if word == "board" else f"{game}: your moves."]
+    if not yours:
+        paragraphs.append(answers.waiting_for(game, seat))
+    return _answer(c, Outcome.ANSWERED, Answer(paragraphs, board=word == "board", moves=yours), "")
+
+
+def _move(c: _Context, line: str, confirmed: bool, now: datetime) -> Handled:
+    game, token = c.game, c.token
+    if (
+        game.turn_number == token.turn
+        and game.deadline is not None
+        and now > game.deadline
+        and game.is_active
+    ):
+        text = (
+            "Your reply came after this decision's deadline: it was not applied. The game "
+            "deals with the missed decision as its rules say. Nothing was changed."
+        )
+        return _answer(c, Outcome.REFUSED, Answer([text]), "after the deadline")
+    try:
+        decision = services.submit_move(
+            game.pk,
+            c.user,
+            line,
+            token.turn,
+            source=Move.Source.EMAIL,
+            confirm_elimination=confirmed,
+        )
+    except services.NeedsConfirmation as risky:
+        words = answers.phrase(game, risky.action)
+        text = (
+            f"“{words}” leaves your home continent empty: it eliminates you (R15). To make "
+            "it all the same, reply “confirm” to this mail. Nothing was changed."
+        )
+        return _answer(c, Outcome.CONFIRM, Answer([text]), "", action=risky.action)
+    except services.StaleForm:
+        return _already(c, None)
+    except services.GameError as refusal:
+        game.refresh_from_db()
+        text = f"Your move “{line}” was not accepted: {refusal}. Nothing was changed."
+        return _answer(c, Outcome.REFUSED, Answer([text], moves=True), str(refusal))
+    if decision.duplicate:
+        return _already(c, decision.move)
+    game.refresh_from_db()
+    move = decision.move
+    answer = Answer(
+        [f"Your decision was recorded: {answers.phrase(game, move.action)}."],
+        lines=answers.move_lines(game, move),
+        after=[answers.waiting_for(game, c.seat)],
+    )
+    return _answer(c, Outcome.APPLIED, answer, "", move=move)
+
+
+def _already(c: _Context, mine: Move | None) -> Handled:
+    """The decision was made before this reply (by an earlier reply, the web, a link, a
+    bot on the deadline): nothing is applied."""
+    game = c.game
+    game.refresh_from_db()
+    if mine is None:
+        mine = Move.objects.filter(game=game, number=c.token.turn + 1).first()
+    made = f": {answers.phrase(game, mine.action)}" if mine is not None else ""
+    text = (
+        f"This decision was already made{made}. Your reply was not applied. "
+        f"{answers.waiting_for(game, c.seat)}"
+    )
+    return _answer(c, Outcome.ALREADY, Answer([text]), "already decided")
+
+
+def _answer(c: _Context, outcome: str, answer: Answer, error: str, **fields: object) -> Handled:
+    """Answer the player in the game's thread; their next reply goes to the same address."""
+    mail = answers.queue_answer(
+        answer,
+        key=f"inbound:{c.row.pk}",
+        to=c.user.email,
+        subject=c.reading.subject,
+        user=c.user,
+        game=c.game,
+        seat=c.seat,
+        reply_to=c.address,
+    )
+    return _finish(c.row, outcome, error, mail.pk if mail else None, **fields)
+
+
+def sweep_inbound(now: datetime | None = None) -> int:
+    """Periodic: delete the audit rows older than INBOUND_KEEP_DAYS; returns how many."""
+    now = now or timezone.now()
+    cutoff = now - timedelta(days=settings.INBOUND_KEEP_DAYS)
+    deleted, _ = InboundMessage.objects.filter(received_at__lt=cutoff).delete()
+    return deleted

@@ -1,0 +1,231 @@
+"""Messages that must change nothing: forged or altered tokens, strangers, tokens of
+decisions already made, expired or for a seat the player no longer holds; replayed
+messages; unreadable and huge ones. A stranger's answer tells nothing of the game."""
+
+from __future__ import annotations
+
+import base64
+from datetime import timedelta
+
+import pytest
+from django.contrib.auth.models import AbstractBaseUser
+from django.utils import timezone
+
+from games import replyto, services
+from games.models import Game, Move
+from inbound.models import InboundMessage
+from inbound.services import handle_message
+from mail.models import OutgoingMail
+from tests.games.factories import snapshot
+from tests.inbound.helpers import answers_to, decision_mail, eml, last_answer, reply_to
+
+pytestmark = pytest.mark.django_db
+User = AbstractBaseUser
+Outcome = InboundMessage.Outcome
+MALLORY = "mallory@example.net"
+
+
+def tells_nothing_of(game: Game, text: str, *names: str) -> None:
+    assert str(game) not in text and f"game-{game.pk}" not in text
+    assert "board" not in text.lower() and "colombia" not in text.lower()
+    for name in names:
+        assert name not in text
+
+
+def altered(address: str) -> str:
+    """The reply address with one character of its token's signature changed."""
+    local, _, domain = address.partition("@")
+    last = local[-1]
+    return f"{local[:-1]}{'a' if last != 'a' else 'b'}@{domain}"
+
+
+def test_a_forged_token_is_refused_and_changes_nothing(duel: Game, alice: User) -> None:
+    before = snapshot(duel)
+    address = altered(decision_mail(duel, alice).reply_to)
+
+    handled = reply_to(duel, alice, address=address)
+
+    assert handled.outcome == Outcome.REJECTED
+    assert snapshot(duel) == before
+    answer = last_answer(alice.email)
+    assert "was not read" in answer.body_text and "Nothing was changed" in answer.body_text
+    assert answer.thread == ""
+    tells_nothing_of(duel, answer.body_text, "bob")
+
+
+def test_a_token_with_altered_numbers_is_refused(duel: Game, alice: User, bob: User) -> None:
+    """Pointing a valid signature at bob's seat does not make it bob's token."""
+    token = replyto.token_of(decision_mail(duel, alice).reply_to)
+    assert token is not None
+    kind, game, seat, turn, user, issued, signature = token.split(".")
+    bob_seat = duel.seats.get(user=bob)
+    forged = ".".join([kind, game, replyto._base36(bob_seat.pk), turn, user, issued, signature])
+    with pytest.raises(replyto.BadToken):
+        replyto.read_token(forged)
+    handled = reply_to(duel, alice, address=f"play+{forged}@localhost")
+    assert handled.outcome == Outcome.REJECTED
+    assert not Move.objects.filter(game=duel, number=7).exists()
+
+
+def test_a_strangers_reply_with_a_real_token_is_refused_and_told_nothing(
+    duel: Game, alice: User
+) -> None:
+    before = snapshot(duel)
+
+    handled = reply_to(duel, alice, sender=MALLORY)
+
+    assert handled.outcome == Outcome.REJECTED
+    assert snapshot(duel) == before
+    [answer] = answers_to(MALLORY)
+    tells_nothing_of(duel, answer.body_text, "alice", "bob", "blue", "purple")
+    assert answer.to_user_id is None and answer.inline_kind == ""
+    assert InboundMessage.objects.get().error == "sender is not the token's player"
+
+
+def test_a_reply_without_a_token_is_refused(duel: Game, alice: User) -> None:
+    handled = reply_to(duel, alice, address="play@localhost")
+    assert handled.outcome == Outcome.REJECTED
+    assert InboundMessage.objects.get().error == "no reply token"
+
+
+def test_the_same_message_delivered_twice_is_applied_once(duel: Game, alice: User) -> None:
+    mail = decision_mail(duel, alice)
+    raw = eml(
+        "gmail_top_posted.eml",
+        FROM=alice.email,
+        REPLY_TO=mail.reply_to,
+        SUBJECT=mail.subject,
+        MESSAGE_ID="<CAF=replayed@mail.gmail.com>",
+    )
+
+    first = handle_message(raw, transport="pipe")
+    second = handle_message(raw, transport="listener")
+
+    assert (first.outcome, second.outcome) == (Outcome.APPLIED, "duplicate")
+    assert Move.objects.filter(game=duel).count() == 7
+    assert InboundMessage.objects.count() == 1
+    assert len(answers_to(alice.email)) == 1
+
+
+def test_a_second_reply_for_one_decision_is_told_it_was_already_decided(
+    duel: Game, alice: User
+) -> None:
+    first = reply_to(duel, alice, "gmail_top_posted.eml")  # move usa colombia
+    second = reply_to(duel, alice, "plain_text_client.eml")  # grow canada, same token
+
+    assert (first.outcome, second.outcome) == (Outcome.APPLIED, Outcome.ALREADY)
+    assert [m.action for m in Move.objects.filter(game=duel, number__gt=6)] == ["move usa colombia"]
+    answer = last_answer(alice.email)
+    assert "already made: Move from USA to Colombia" in answer.body_text
+    assert "was not applied" in answer.body_text
+
+
+def test_a_token_for_a_decision_made_on_the_web_is_already_decided(duel: Game, alice: User) -> None:
+    mail = decision_mail(duel, alice)
+    services.submit_move(duel.pk, alice, "grow alaska", 6)
+    raw = eml("gmail_top_posted.eml", FROM=alice.email, REPLY_TO=mail.reply_to, SUBJECT="x")
+
+    assert handle_message(raw, transport="pipe").outcome == Outcome.ALREADY
+    assert Move.objects.get(game=duel, number=7).action == "grow alaska"
+    assert not Move.objects.filter(game=duel, number=8).exists()
+
+
+def test_a_reply_after_the_deadline_is_refused(duel: Game, alice: User) -> None:
+    Game.objects.filter(pk=duel.pk).update(deadline=timezone.now() - timedelta(minutes=1))
+    before = snapshot(duel)
+
+    assert reply_to(duel, alice).outcome == Outcome.REFUSED
+
+    assert snapshot(duel) == before
+    assert "after this decision's deadline" in last_answer(alice.email).body_text
+
+
+def test_an_expired_token_is_refused(duel: Game, alice: User, settings) -> None:  # type: ignore[no-untyped-def]
+    settings.REPLY_TOKEN_DAYS = 0
+    mail = decision_mail(duel, alice)
+    later = timezone.now() + timedelta(minutes=5)
+    raw = eml("gmail_top_posted.eml", FROM=alice.email, REPLY_TO=mail.reply_to, SUBJECT="x")
+
+    handled = handle_message(raw, transport="pipe", now=later)
+
+    assert handled.outcome == Outcome.REJECTED
+    assert "expired" in last_answer(alice.email).body_text
+    assert not Move.objects.filter(game=duel, number=7).exists()
+
+
+def test_a_replaced_players_token_is_refused(
+    duel: Game, alice: User, olga: User, django_user_model
+) -> None:  # type: ignore[no-untyped-def]
+    mail = decision_mail(duel, alice)
+    carol = django_user_model.objects.create_user("carol", "carol@example.com")
+    services.replace_player(duel.pk, olga, duel.seats.get(user=alice).pk, carol, reason="away")
+    before = snapshot(duel)
+    raw = eml("gmail_top_posted.eml", FROM=alice.email, REPLY_TO=mail.reply_to, SUBJECT="x")
+
+    handled = handle_message(raw, transport="pipe")
+
+    assert handled.outcome == Outcome.REJECTED
+    assert snapshot(duel) == before
+    tells_nothing_of(duel, last_answer(alice.email).body_text, "carol", "bob")
+
+
+def test_a_huge_message_is_not_read_and_its_sender_is_told(
+    duel: Game, alice: User, settings
+) -> None:  # type: ignore[no-untyped-def]
+    padding = base64.encodebytes(b"\0" * settings.INBOUND_MAX_BYTES).decode()
+    before = snapshot(duel)
+
+    handled = reply_to(duel, alice, "huge.eml", PADDING=padding)
+
+    assert handled.outcome == Outcome.TOO_LARGE
+    assert snapshot(duel) == before
+    assert "larger than the site accepts" in last_answer(alice.email).body_text
+    assert InboundMessage.objects.get().size > settings.INBOUND_MAX_BYTES
+
+
+def test_malformed_mime_changes_nothing_and_is_audited(duel: Game, alice: User) -> None:
+    before = snapshot(duel)
+    handled = reply_to(duel, alice, "malformed_mime.eml")
+    assert handled.outcome in (Outcome.REFUSED, Outcome.MALFORMED)
+    assert snapshot(duel) == before
+    assert InboundMessage.objects.get().outcome == handled.outcome
+
+
+@pytest.mark.parametrize(
+    "raw", [b"", b"\x00\xff\xfe garbage", b"not a header line at all\n\nbody"], ids=str
+)
+def test_bytes_that_are_no_message_are_audited_and_never_answered(duel: Game, raw: bytes) -> None:
+    before = snapshot(duel)
+    handled = handle_message(raw, transport="pipe")
+    assert handled.outcome in (Outcome.MALFORMED, Outcome.REJECTED)
+    assert snapshot(duel) == before
+    assert not OutgoingMail.objects.filter(kind="reply").exists()
+
+
+def test_a_sender_over_the_hourly_limit_is_not_answered(duel: Game, alice: User, settings) -> None:  # type: ignore[no-untyped-def]
+    settings.INBOUND_PER_SENDER_PER_HOUR = 2
+    outcomes = [
+        reply_to(duel, alice, "gmail_top_posted.eml", sender=MALLORY).outcome for _ in "abc"
+    ]
+    assert outcomes == [Outcome.REJECTED, Outcome.REJECTED, Outcome.LIMITED]
+    assert len(answers_to(MALLORY)) == 2
+
+
+def test_a_fault_while_handling_is_recorded_and_changes_nothing(
+    duel: Game, alice: User, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A message that makes the handler fail is audited as unreadable, once: a retry by
+    the transport would fail the same way."""
+    from inbound import answers
+
+    def broken(*args: object, **kwargs: object) -> None:
+        raise RuntimeError("the answer cannot be written")
+
+    monkeypatch.setattr(answers, "queue_answer", broken)
+    before = snapshot(duel)
+
+    handled = reply_to(duel, alice)
+
+    assert handled.outcome == Outcome.MALFORMED
+    assert snapshot(duel) == before  # the move was rolled back with the failed answer
+    assert InboundMessage.objects.get().error == "RuntimeError: the answer cannot be written"

@@ -1,0 +1,237 @@
+"""The tournament page and ``/tournaments/<id>/standings.json``: rules, rounds with
+their tables and games, byes, standings with every tie-break, the pods of a cut and
+a round robin's schedule; private events stay private."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from games.models import Game
+from tests.tournaments.conftest import bot_event
+from tests.tournaments.test_formats import run
+from tournaments import history, rounds, services
+from tournaments.core.standings import compute_standings
+from tournaments.models import Bye, League, Table, TableSeat, Tournament
+
+pytestmark = pytest.mark.django_db
+
+
+def standings_json(client: Client, event: Tournament) -> Any:
+    response = client.get(reverse("tournaments:standings_json", args=[event.pk]))
+    assert response.status_code == 200
+    assert response["Content-Type"] == "application/json"
+    return json.loads(response.content)
+
+
+def page(client: Client, event: Tournament) -> str:
+    response = client.get(reverse("tournaments:tournament", args=[event.league.slug, event.slug]))
+    assert response.status_code == 200
+    return response.content.decode()
+
+
+def test_the_json_of_a_finished_swiss_matches_the_stored_rounds_and_a_recomputation(
+    league_a: League, anna: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    event = bot_event(league_a, anna, 9, swiss_rounds=2, points=Tournament.Points.WIN_ONLY)
+    run(event, django_capture_on_commit_callbacks)
+
+    data = standings_json(Client(), event)
+
+    assert data["id"] == event.pk and data["format"] == "swiss" and data["status"] == "finished"
+    settings = data["settings"]
+    assert settings["points_table"]["by_table_size"]["4"] == [5.0, 0.0, 0.0, 0.0]
+    assert settings["points_table"]["by_table_size"]["3"] == [5.0, 0.0, 0.0]
+    assert settings["points_table"]["bye"] == 5.0
+    assert [step["step"] for step in settings["tie_breaks"]] == [
+        "points",
+        "outfinished",
+        "opponents",
+        "draw",
+    ]
+    assert settings["house_rule"]["rule"] == "R28"
+    assert settings["planned_rounds"] == 2
+    assert [r["number"] for r in data["rounds"]] == [1, 2]
+    for round_data in data["rounds"]:
+        for table_data in round_data["tables"]:
+            table = Table.objects.get(
+                round__tournament=event,
+                round__number=round_data["number"],
+                number=table_data["number"],
+            )
+            assert table_data["game"]["id"] == table.game_id
+            assert table_data["game"]["record"] == f"/games/{table.game_id}/record.json"
+            assert table_data["result"] == table.result
+            seats = list(TableSeat.objects.filter(table=table).order_by("number"))
+            assert [(s["seat"], s["player"], s["home"]) for s in table_data["seats"]] == [
+                (s.number, s.entry_id, s.home) for s in seats
+            ]
+        byes = Bye.objects.filter(round__tournament=event, round__number=round_data["number"])
+        assert sorted(b["player"] for b in round_data["byes"]) == sorted(
+            byes.values_list("entry_id", flat=True)
+        )
+    recomputed = compute_standings(
+        history.entrants(event),
+        history.results(event),
+        history.points_table(event),
+        seed=event.seed,
+    )
+    assert len(data["standings"]) == 9
+    for line, expected in zip(data["standings"], recomputed.lines, strict=True):
+        assert (line["rank"], line["player"], line["points"]) == (
+            expected.rank,
+            expected.player,
+            expected.points,
+        )
+        assert (line["outfinished"], line["opponents_average"], line["draw"]) == (
+            expected.outfinished,
+            expected.opponents_average,
+            expected.draw,
+        )
+        assert line["separated_by"] == expected.separated_by
+
+
+def test_each_table_of_the_json_links_a_game_whose_record_gives_the_same_result(
+    league_a: League, anna: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    event = bot_event(league_a, anna, 4, swiss_rounds=1)
+    run(event, django_capture_on_commit_callbacks)
+    client = Client()
+
+    table = standings_json(client, event)["rounds"][0]["tables"][0]
+    record = client.get(table["game"]["record"])
+
+    assert record.status_code == 200
+    game = Game.objects.get(pk=table["game"]["id"])
+    seat_of_entry = {s["player"]: s["seat"] for s in table["seats"]}
+    ranks = {seat.number: seat.rank for seat in game.seats.all()}
+    for place, group in enumerate(table["result"]):
+        better = sum(len(g) for g in table["result"][:place])
+        for entry in group:
+            assert ranks[seat_of_entry[entry]] == better + 1
+
+
+def test_the_page_shows_rules_rounds_games_and_the_standings_breakdown(
+    league_a: League, anna: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    event = bot_event(league_a, anna, 5, swiss_rounds=2)
+    run(event, django_capture_on_commit_callbacks)
+    text = page(Client(), event)
+
+    assert "House rule (R28), a turn limit" in text
+    assert "4 players 5/3/2/1; 3 players 5/2.5/1" in text
+    assert "Round 2" in text and "Round 1" in text
+    for table in Table.objects.filter(round__tournament=event):
+        assert f'href="/games/{table.game_id}/"' in text
+    assert "Opponents' average" in text and "Split by" in text
+    first = history.standings(event).lines[0]
+    assert f"{first.opponents_average:.3f}" in text
+    assert reverse("tournaments:standings_json", args=[event.pk]) in text
+
+
+def test_a_player_sees_their_table_with_seat_home_and_a_link_to_the_game(
+    league_a: League, anna: Any, alice: Any, bob: Any, carol: Any
+) -> None:
+    event = services.create_tournament(league_a, anna, "Humans")
+    services.open_registration(event, anna)
+    for player in (alice, bob, carol):
+        services.register(event, player)
+    rounds.start(event.pk)
+    client = Client()
+    client.force_login(alice)
+
+    text = page(client, event)
+
+    seat = TableSeat.objects.get(entry__user=alice)
+    assert "Your table in round 1" in text
+    assert f"seat {seat.number}" in text and f'href="/games/{seat.table.game_id}/"' in text
+
+
+def test_a_cut_shows_its_pods_with_their_seeds(
+    league_a: League, anna: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    event = bot_event(
+        league_a, anna, 10, format=Tournament.Format.SWISS_CUT, swiss_rounds=2, cut_size=8
+    )
+    run(event, django_capture_on_commit_callbacks)
+
+    text = page(Client(), event)
+    data = standings_json(Client(), event)
+
+    cut = next(r for r in data["rounds"] if r["stage"] == "cut")
+    assert cut["costs"]["elimination"]["pods"]
+    assert "the top cut" in text and "Pod 1: seeds 1, " in text
+    assert "the final table" in text
+
+
+def test_a_round_robin_publishes_its_schedule(
+    league_a: League, anna: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    event = bot_event(league_a, anna, 5, format=Tournament.Format.ROUND_ROBIN, table_size=3)
+    with django_capture_on_commit_callbacks(execute=True):
+        rounds.start(event.pk)
+
+    data = standings_json(Client(), event)
+    text = page(Client(), event)
+
+    schedule = rounds.schedule_of(event)
+    assert len(data["schedule"]) == len(schedule.rounds) > 1
+    assert [[p["player"] for p in t] for t in data["schedule"][1]["tables"]] == [
+        list(t) for t in schedule.rounds[1].tables
+    ]
+    assert "The published schedule" in text and f"Round {len(schedule.rounds)}:" in text
+
+
+def test_a_private_event_is_hidden_from_strangers_and_shown_to_its_organiser(
+    league_a: League, anna: Any, bob: Any
+) -> None:
+    event = bot_event(league_a, anna, 4, is_public=False)
+    url = reverse("tournaments:standings_json", args=[event.pk])
+    stranger = Client()
+    stranger.force_login(bob)
+    organiser = Client()
+    organiser.force_login(anna)
+
+    assert Client().get(url).status_code == 404
+    assert stranger.get(url).status_code == 404
+    response = organiser.get(url)
+    assert response.status_code == 200 and "no-store" in response["Cache-Control"]
+
+
+def test_an_event_being_prepared_is_not_published(league_a: League, anna: Any) -> None:
+    event = services.create_tournament(league_a, anna, "Later")
+
+    assert Client().get(reverse("tournaments:standings_json", args=[event.pk])).status_code == 404
+
+
+def test_the_short_address_leads_to_the_event_page(league_a: League, anna: Any) -> None:
+    event = bot_event(league_a, anna, 4)
+
+    response = Client().get(reverse("tournaments:by_id", args=[event.pk]))
+
+    assert response.status_code == 302
+    assert response["Location"] == reverse(
+        "tournaments:tournament", args=[league_a.slug, event.slug]
+    )
+
+
+def test_the_index_lists_events_open_running_and_finished_but_not_private_ones(
+    league_a: League, anna: Any, bob: Any
+) -> None:
+    bot_event(league_a, anna, 2, name="Open Cup")
+    running = bot_event(league_a, anna, 4, name="Busy Cup", swiss_rounds=1)
+    rounds.start(running.pk)
+    hidden = bot_event(league_a, anna, 2, name="Quiet Cup", is_public=False)
+    client = Client()
+    client.force_login(bob)
+
+    text = client.get(reverse("tournaments:index")).content.decode()
+
+    assert "Registration open" in text and "Open Cup" in text
+    assert "Running" in text
+    assert reverse("tournaments:tournament", args=[league_a.slug, running.slug]) in text
+    assert reverse("tournaments:tournament", args=[league_a.slug, hidden.slug]) not in text

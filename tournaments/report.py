@@ -1,0 +1,281 @@
+"""An event read whole, as its page shows it and ``standings.json`` publishes it: its
+format and settings (the points table, the tie-break order, the R28 house rule), its
+rounds with each table's players, seats, homes and game, its byes, the round robin's
+published schedule, and the standings with every tie-break value.
+
+A plain dictionary of JSON values (times as datetimes), so the page and the JSON
+document never disagree.
+Each game's own record (``/games/<id>/record.json``) stays the source of its result.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.urls import reverse
+
+from games.engine import BOARDS
+from tournaments import history
+from tournaments.core import pairing
+from tournaments.core.standings import STEPS
+from tournaments.models import Bye, Entry, Table, TableSeat, Tournament
+from tournaments.rounds import schedule_of
+
+FORMAT_VERSION = 1
+
+TIE_BREAKS = {
+    "points": "Points by place from the points table (a bye scores as a win)",
+    "outfinished": "The share of opponents out-finished (a tie counts one half)",
+    "opponents": "The opponents' average score (share of the most they could score; "
+    "0.33 at least for a withdrawn or dropped opponent)",
+    "draw": "A draw from the event's seed (lowest first)",
+}
+
+ADJUDICATION_ORDER = {
+    Tournament.Adjudication.TERRITORIES: [
+        "territories held",
+        "size of pieces",
+        "elimination order",
+    ],
+    Tournament.Adjudication.PIECES: ["size of pieces", "territories held", "elimination order"],
+}
+
+
+def _time(value: datetime | None) -> datetime | None:
+    """Times stay datetimes for the page; the JSON encoder writes them in ISO 8601."""
+    return value
+
+
+def _seconds(value: timedelta) -> int:
+    return int(value.total_seconds())
+
+
+def planned_rounds(event: Tournament) -> int | None:
+    """How many rounds the event plays, where that is known before they are played: the
+    Swiss rounds (fixed, or the recommended number for the field); None for
+    eliminations, whose length follows the results."""
+    if event.format in (Tournament.Format.SWISS, Tournament.Format.SWISS_CUT):
+        if event.swiss_rounds:
+            return event.swiss_rounds
+        field = event.entries.filter(
+            status__in=[Entry.Status.REGISTERED, Entry.Status.CHECKED_IN]
+        ).count()
+        return pairing.recommended_rounds(max(field, 2), history.table_sizes(event))
+    if event.format == Tournament.Format.ROUND_ROBIN and event.rounds.exists():
+        return len(schedule_of(event).rounds)
+    return None
+
+
+def settings_of(event: Tournament) -> dict[str, Any]:
+    table = history.points_table(event)
+    sizes = history.table_sizes(event)
+    return {
+        "board": event.board,
+        "setup": "strict (R7)",
+        "time_control": event.time_control,
+        "decision_seconds": _seconds(event.decision_time),
+        "retreat_seconds": _seconds(event.retreat_time),
+        "bank_seconds": _seconds(event.bank_time),
+        "increment_seconds": _seconds(event.increment),
+        "missed_limit": event.missed_limit,
+        "absence_pauses_clock": event.absence_pauses_clock,
+        "table_size": event.table_size,
+        "table_sizes": list(sizes.allowed),
+        "two_player_tables": event.two_player_tables,
+        "swiss_rounds": event.swiss_rounds,
+        "planned_rounds": planned_rounds(event),
+        "cut_size": event.cut_size,
+        "advance_per_table": event.advance_per_table,
+        "seats": event.first_player,
+        "round_seconds": _seconds(event.round_time),
+        "house_rule": {
+            "rule": "R28",
+            "name": "turn limit: games still running at a round's deadline are adjudicated",
+            "ranking": ADJUDICATION_ORDER[Tournament.Adjudication(event.adjudication)],
+        },
+        "points_table": {
+            "name": event.get_points_display(),
+            "by_table_size": {
+                str(n): list(table.row(n)) for n in sorted(sizes.allowed, reverse=True)
+            },
+            "bye": table.win,
+        },
+        "tie_breaks": [{"step": step, "meaning": TIE_BREAKS[step]} for step in STEPS],
+        "registration_closes_at": _time(event.registration_closes_at),
+        "check_in_opens_at": _time(event.check_in_opens_at),
+        "starts_at": _time(event.starts_at),
+        "cap": event.cap,
+        "late_join_until_round": event.late_join_until_round,
+        "review_pairings": event.review_pairings,
+        "seed": event.seed,
+    }
+
+
+def _players(event: Tournament) -> dict[int, Entry]:
+    return {e.pk: e for e in event.entries.select_related("user__profile")}
+
+
+def _player(entry: Entry) -> dict[str, Any]:
+    return {
+        "id": entry.pk,
+        "name": entry.name,
+        "status": entry.status,
+        "bot": entry.user_id is None,
+        "joined_round": entry.joined_round,
+        "left_after_round": entry.left_after_round,
+    }
+
+
+def _game_state(table: Table) -> dict[str, Any] | None:
+    game = table.game
+    if game is None:
+        return None
+    return {
+        "id": game.pk,
+        "url": reverse("games:detail", args=[game.pk]),
+        "record": reverse("games:record", args=[game.pk]),
+        "status": game.status,
+        "status_name": game.get_status_display(),
+        "turn": game.turn_number,
+        "deadline": _time(game.deadline),
+    }
+
+
+def _rounds(event: Tournament, names: dict[int, str]) -> list[dict[str, Any]]:
+    homes = _home_names(event)
+    rounds = list(event.rounds.order_by("number"))
+    tables = Table.objects.filter(round__tournament=event).select_related("game")
+    seats = TableSeat.objects.filter(table__round__tournament=event).order_by("number")
+    byes = Bye.objects.filter(round__tournament=event).order_by("entry_id")
+    seats_of: dict[int, list[TableSeat]] = {}
+    for seat in seats:
+        seats_of.setdefault(seat.table_id, []).append(seat)
+    tables_of: dict[int, list[Table]] = {}
+    for table in tables.order_by("number"):
+        tables_of.setdefault(table.round_id, []).append(table)
+    byes_of: dict[int, list[int]] = {}
+    for bye in byes:
+        byes_of.setdefault(bye.round_id, []).append(bye.entry_id)
+    out = []
+    for made in rounds:
+        out.append(
+            {
+                "number": made.number,
+                "stage": made.stage,
+                "status": made.status,
+                "seed": made.seed,
+                "started_at": _time(made.started_at),
+                "deadline": _time(made.deadline),
+                "finished_at": _time(made.finished_at),
+                "costs": made.costs,
+                "tables": [
+                    _table(table, seats_of.get(table.pk, []), names, homes)
+                    for table in tables_of.get(made.pk, [])
+                ],
+                "byes": [{"player": p, "name": names.get(p, "")} for p in byes_of.get(made.pk, [])],
+            }
+        )
+    return out
+
+
+def _home_names(event: Tournament) -> dict[str, str]:
+    board = BOARDS[event.board]
+    return dict(zip(board.continents, board.continent_names, strict=True))
+
+
+def _table(
+    table: Table, seats: list[TableSeat], names: dict[int, str], homes: dict[str, str]
+) -> dict[str, Any]:
+    place = {}
+    for position, group in enumerate(table.result):
+        for entry in group:
+            place[entry] = 1 + sum(len(g) for g in table.result[:position])
+    return {
+        "number": table.number,
+        "game": _game_state(table),
+        "seats": [
+            {
+                "seat": seat.number,
+                "player": seat.entry_id,
+                "name": names.get(seat.entry_id, ""),
+                "home": seat.home,
+                "home_name": homes.get(seat.home, seat.home),
+                "place": place.get(seat.entry_id),
+            }
+            for seat in seats
+        ],
+        "result": table.result,
+        "result_source": table.result_source,
+        "finished_at": _time(table.finished_at),
+    }
+
+
+def _schedule(event: Tournament, names: dict[int, str]) -> list[dict[str, Any]] | None:
+    """The round robin's published schedule (known from round 1 on), else None."""
+    if event.format != Tournament.Format.ROUND_ROBIN or not event.rounds.exists():
+        return None
+    schedule = schedule_of(event)
+    return [
+        {
+            "number": scheduled.number,
+            "tables": [
+                [{"player": p, "name": names.get(p, "")} for p in table]
+                for table in scheduled.tables
+            ],
+            "byes": [{"player": p, "name": names.get(p, "")} for p in scheduled.byes],
+        }
+        for scheduled in schedule.rounds
+    ]
+
+
+def _standings(event: Tournament, names: dict[int, str]) -> list[dict[str, Any]]:
+    if not event.rounds.exists():
+        return []
+    return [
+        {
+            "rank": line.rank,
+            "player": line.player,
+            "name": names.get(line.player, ""),
+            "points": line.points,
+            "games": line.games,
+            "byes": line.byes,
+            "opponents": line.opponents,
+            "outfinished": line.outfinished,
+            "outfinished_share": line.outfinished_share,
+            "opponents_average": line.opponents_average,
+            "score_share": line.score_share,
+            "draw": line.draw,
+            "withdrawn": line.withdrawn,
+            "separated_by": line.separated_by,
+        }
+        for line in history.standings(event).lines
+    ]
+
+
+def event_report(event: Tournament) -> dict[str, Any]:
+    """The whole event as JSON values (see the module's docstring)."""
+    entries = _players(event)
+    names = {pk: entry.name for pk, entry in entries.items()}
+    return {
+        "version": FORMAT_VERSION,
+        "id": event.pk,
+        "name": event.name,
+        "url": reverse("tournaments:tournament", args=[event.league.slug, event.slug]),
+        "league": {"id": event.league_id, "name": event.league.name, "slug": event.league.slug},
+        "format": event.format,
+        "format_name": event.get_format_display(),
+        "status": event.status,
+        "public": event.is_public,
+        "finished_at": _time(event.finished_at),
+        "settings": settings_of(event),
+        "players": [
+            _player(entry)
+            for entry in entries.values()
+            if entry.status != Entry.Status.WAITING and entry.left_after_round != 0
+        ],
+        "waiting": [_player(e) for e in entries.values() if e.status == Entry.Status.WAITING],
+        "rounds": _rounds(event, names),
+        "schedule": _schedule(event, names),
+        "standings": _standings(event, names),
+    }
