@@ -466,3 +466,19 @@ def correct_result(
         table.result = [list(group) for group in order]
         table.result_source = "corrected"
         table.save(update_fields=["result", "result_source"])
+        if table.game is not None:
+            _tell_correction(table)
+
+
+def _tell_correction(table: Table) -> None:
+    """Tell the receivers of ``result_corrected`` (ratings) the table's game's new ranks."""
+    from tournaments.rounds import _game_seats_to_entries
+    from tournaments.signals import result_corrected
+
+    rank_of: dict[int, int] = {}
+    for group in table.result:
+        rank = len(rank_of) + 1
+        rank_of.update({entry: rank for entry in group})
+    by_seat = _game_seats_to_entries(table, table.game)
+    ranks = {seat: rank_of[entry] for seat, entry in by_seat.items()}
+    result_corrected.send(sender=Table, game=table.game, ranks=ranks)

@@ -100,6 +100,7 @@ INSTALLED_APPS = [
     "accounts",
     "games",
     "tournaments",
+    "ratings",
     "mail",
     "inbound",
     "anymail",
@@ -468,6 +469,7 @@ CELERY_BEAT_SCHEDULE = {
         "task": "tournaments.tasks.sweep_tournaments",
         "schedule": PERIODIC_JOBS_EVERY,
     },
+    "sweep-ladders": {"task": "ratings.tasks.sweep_ladders", "schedule": PERIODIC_JOBS_EVERY},
 }
 
 # The HTTPS settings apply in production only, but are read, and so checked, whatever

@@ -11,5 +11,6 @@ urlpatterns = [
     path("mail/", include("mail.urls")),
     # The inbound webhook: /anymail/<provider>/inbound/ (inbound.webhooks).
     path("anymail/", include("anymail.urls")),
+    path("", include("ratings.urls")),
     path("admin/", admin.site.urls),
 ]

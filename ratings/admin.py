@@ -1,0 +1,127 @@
+"""Admin pages for ladders: organisers manage their own leagues' ladders (as with
+events, ``tournaments.admin.LeagueScopedAdmin``). Changes go through the services."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import admin, messages
+from django.core.exceptions import ValidationError
+from django.db.models import QuerySet
+from django.forms import ModelForm
+from django.http import HttpRequest
+
+from games.errors import GameError
+from ratings import ladder as ladders
+from ratings.errors import RatingError
+from ratings.models import JournalEntry, Ladder, LadderPlayer
+from tournaments.admin import LeagueScopedAdmin
+from tournaments.selectors import is_site_staff
+
+LADDER_FIELDS = [
+    f.name
+    for f in Ladder._meta.get_fields()
+    if f.concrete and f.name not in ("id", "match_due_at", "created_at")
+]
+
+
+class LadderForm(ModelForm):
+    class Meta:
+        model = Ladder
+        fields = LADDER_FIELDS
+
+    def clean(self) -> dict[str, Any]:
+        """Games can be played with the ladder's options: refused here with the reason,
+        rather than when its first table is formed."""
+        data: dict[str, Any] = super().clean() or {}
+        trial = Ladder(**{k: v for k, v in data.items() if k != "league"})
+        try:
+            ladders.game_options(trial).check()
+        except GameError as refusal:
+            raise ValidationError(str(refusal)) from None
+        return data
+
+
+@admin.register(Ladder)
+class LadderAdmin(LeagueScopedAdmin):
+    list_display = ("name", "league", "player_count", "board", "is_open", "created_at")
+    form = LadderForm
+    fields = LADDER_FIELDS
+    actions = ["start_new_season", "add_greedy_bot"]
+
+    def save_model(self, request: HttpRequest, obj: Ladder, form: ModelForm, change: bool) -> None:
+        values = {name: getattr(obj, name) for name in LADDER_FIELDS if name != "league"}
+        try:
+            if change:
+                ladders.update_ladder(obj, request.user)
+            else:
+                name = values.pop("name")
+                obj.pk = ladders.create_ladder(obj.league, request.user, name, **values).pk
+        except RatingError as refusal:
+            self.message_user(request, f"Refused: {refusal}.", messages.ERROR)
+
+    @admin.action(description="End the running season and start the next")
+    def start_new_season(self, request: HttpRequest, queryset: QuerySet[Ladder]) -> None:
+        self._each(request, queryset, lambda ladder: ladders.new_season(ladder, request.user))
+
+    @admin.action(description="Add a greedy bot entrant")
+    def add_greedy_bot(self, request: HttpRequest, queryset: QuerySet[Ladder]) -> None:
+        self._each(request, queryset, lambda ladder: ladders.add_bot(ladder, request.user))
+
+    def _each(self, request: HttpRequest, queryset: QuerySet[Ladder], act: Any) -> None:
+        for ladder in queryset.select_related("league"):
+            try:
+                act(ladder)
+            except RatingError as refusal:
+                self.message_user(request, f"{ladder}: {refusal}.", messages.ERROR)
+            else:
+                self.message_user(request, f"{ladder}: done.", messages.SUCCESS)
+
+
+@admin.register(LadderPlayer)
+class LadderPlayerAdmin(LeagueScopedAdmin):
+    league_field = "ladder__league"
+    list_display = ("name", "ladder", "status", "max_games", "active_games", "waiting_since")
+    list_filter = ("status",)
+    readonly_fields = (
+        "ladder",
+        "user",
+        "bot",
+        "status",
+        "max_games",
+        "active_games",
+        "waiting_since",
+        "joined_at",
+    )
+
+    def _league_of(self, obj: Any) -> Any:
+        return obj.ladder.league
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False  # players join from the ladder's page
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+@admin.register(JournalEntry)
+class JournalEntryAdmin(admin.ModelAdmin):
+    """The rating journal, read only, for site staff."""
+
+    list_display = ("game", "season", "user", "player", "rank", "mu_after", "sigma_after")
+    readonly_fields = [f.name for f in JournalEntry._meta.concrete_fields]
+
+    def has_module_permission(self, request: HttpRequest) -> bool:
+        return is_site_staff(request.user)
+
+    def has_view_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return is_site_staff(request.user)
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False

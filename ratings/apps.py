@@ -1,0 +1,13 @@
+from django.apps import AppConfig
+
+
+class RatingsConfig(AppConfig):
+    name = "ratings"
+
+    def ready(self) -> None:
+        from games.signals import game_finished
+        from ratings import receivers
+        from tournaments.signals import result_corrected
+
+        game_finished.connect(receivers.game_finished, dispatch_uid="ratings-rate")
+        result_corrected.connect(receivers.result_corrected, dispatch_uid="ratings-replay")

@@ -1,0 +1,56 @@
+"""The periodic work that keeps ladders moving without anyone's help."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from django.utils import timezone
+
+from games import services as games
+from games.errors import GameError
+from ratings import ladder, matchmaking
+from ratings.models import LadderGame
+from tournaments.core import adjudication as judging
+
+# The published ranking of a ladder game cut short (R28): territories, then pieces.
+RANKING = ["territories", "pips"]
+
+
+def sweep(now: datetime | None = None) -> int:
+    """End the seasons past their end (the next begins), rank the games past their
+    time, and form the tables of every ladder whose matchmaking is due. Returns how
+    many steps it took."""
+    now = now or timezone.now()
+    done = ladder.end_due_seasons(now)
+    done += adjudicate_late_games(now)
+    done += matchmaking.sweep(now)
+    return done
+
+
+def adjudicate_late_games(now: datetime) -> int:
+    """Each ladder game still running at its deadline ends under the turn-limit house
+    rule (R28), through the games' one finish path (which locks the game: a game that
+    ended meanwhile is left alone)."""
+    ended = 0
+    late = LadderGame.objects.filter(finished_at__isnull=True, deadline__lte=now)
+    for ladder_game in late.select_related("game"):
+        game = ladder_game.game
+        if not game.is_active:
+            continue
+        moves = game.moves.order_by("number").values_list("action", "events")
+        decided = judging.adjudicate(
+            game.position, RANKING, judging.eliminations_from_moves(list(moves))
+        )
+        reason = "; ".join(
+            f"{v.player}: " + ", ".join(str(x) for x in v.values) for v in decided.values
+        )
+        try:
+            games.adjudicate(
+                game.pk,
+                [list(group) for group in decided.order],
+                f"ranked by territories, then pieces, then elimination order ({reason})",
+            )
+        except GameError:
+            continue  # it ended meanwhile
+        ended += 1
+    return ended

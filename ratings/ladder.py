@@ -1,0 +1,246 @@
+"""Every change to ladders, their seasons and their players (matchmaking is in
+``ratings.matchmaking``)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.db.models import Case, F, Value, When
+from django.db.models.functions import Greatest
+from django.utils import timezone
+
+from games.engine.bots import BOTS
+from games.errors import GameError
+from games.models import Game
+from games.options import GameOptions
+from ratings.core import model
+from ratings.errors import RatingError
+from ratings.models import Ladder, LadderGame, LadderPlayer, Rating, Season
+from tournaments.models import League
+from tournaments.selectors import membership_of, organises
+from tournaments.services import join_league
+
+
+def _check_organiser(league: League, by: AbstractBaseUser) -> None:
+    if not organises(by, league):
+        raise RatingError("only the league's organisers may do this")
+
+
+def create_ladder(
+    league: League, by: AbstractBaseUser, name: str, now: datetime | None = None, **fields: object
+) -> Ladder:
+    """A ladder of the league, with its first season running."""
+    _check_organiser(league, by)
+    name = name.strip()
+    if not name:
+        raise RatingError("a ladder needs a name")
+    if Ladder.objects.filter(league=league, name=name).exists():
+        raise RatingError(f"the league has a ladder named “{name}” already")
+    ladder = Ladder(league=league, name=name, **fields)
+    _check(ladder)
+    with transaction.atomic():
+        ladder.save()
+        _open_season(ladder, 1, now or timezone.now())
+    return ladder
+
+
+def _open_season(ladder: Ladder, number: int, now: datetime) -> Season:
+    ends = now + ladder.season_length if ladder.season_length else None
+    return Season.objects.create(ladder=ladder, number=number, started_at=now, ends_at=ends)
+
+
+def update_ladder(ladder: Ladder, by: AbstractBaseUser) -> Ladder:
+    """Save an organiser's edit of the ladder's settings (its games to come use them)."""
+    _check_organiser(ladder.league, by)
+    ladder.name = ladder.name.strip()
+    if not ladder.name:
+        raise RatingError("a ladder needs a name")
+    _check(ladder)
+    ladder.save()
+    return ladder
+
+
+def _check(ladder: Ladder) -> None:
+    """The ladder's settings are valid (choices, numbers) and its games can be played."""
+    try:
+        ladder.full_clean(exclude=["match_due_at"])
+        game_options(ladder).check()
+    except ValidationError as refusal:
+        raise RatingError("; ".join(refusal.messages)) from None
+    except GameError as refusal:
+        raise RatingError(str(refusal)) from None
+
+
+def game_options(ladder: Ladder) -> GameOptions:
+    """A ladder game's options: the ladder's board and times, always the strict setup."""
+    return GameOptions(
+        board=ladder.board,
+        time_control=ladder.time_control,
+        decision_time=ladder.decision_time,
+        retreat_time=ladder.retreat_time,
+        bank_time=ladder.bank_time,
+        increment=ladder.increment,
+        missed_limit=ladder.missed_limit,
+    )
+
+
+def running_season(ladder: Ladder) -> Season:
+    season = ladder.seasons.filter(ended_at__isnull=True).first()
+    if season is None:
+        raise RatingError("the ladder has no running season")
+    return season
+
+
+def new_season(ladder: Ladder, by: AbstractBaseUser, now: datetime | None = None) -> Season:
+    """An organiser ends the running season and starts the next."""
+    _check_organiser(ladder.league, by)
+    season = next_season(ladder.pk, now or timezone.now())
+    assert season is not None
+    return season
+
+
+def end_due_seasons(now: datetime) -> int:
+    """The periodic job: every season past its end gives way to the next."""
+    due = Season.objects.filter(ended_at__isnull=True, ends_at__lte=now)
+    ladder_ids = list(due.values_list("ladder_id", flat=True))
+    return sum(next_season(ladder_id, now, due=True) is not None for ladder_id in ladder_ids)
+
+
+def next_season(ladder_id: int, now: datetime, due: bool = False) -> Season | None:
+    """End the running season and start the next: the ratings start afresh, or are
+    carried (mu kept, sigma grown by idle weeks and the ladder's ``carry_sigma``) by its
+    setting. With ``due``, only if the running season is past its end: of two sweeps
+    at once, the ladder's lock lets the first end it and shows the second it is done."""
+    with transaction.atomic():
+        locked = Ladder.objects.select_for_update().get(pk=ladder_id)
+        last = running_season(locked)
+        if due and (last.ends_at is None or last.ends_at > now):
+            return None
+        last.ended_at = now
+        last.save(update_fields=["ended_at"])
+        season = _open_season(locked, last.number + 1, now)
+        if locked.new_season == Ladder.NewSeason.CARRY:
+            _carry(locked, last, season, now)
+    return season
+
+
+def _carry(ladder: Ladder, last: Season, season: Season, now: datetime) -> None:
+    carried = []
+    for row in Rating.objects.filter(season=last, games__gt=0):
+        start = model.carried(
+            model.grown(model.Rating(row.mu, row.sigma), model.idle_weeks(row.last_played, now)),
+            ladder.carry_sigma,
+        )
+        carried.append(
+            Rating(
+                season=season,
+                player_id=row.player_id,
+                mu=0.0,
+                sigma=0.0,
+                start_mu=start.mu,
+                start_sigma=start.sigma,
+            )
+        )
+    Rating.objects.bulk_create(carried)
+
+
+def join(
+    ladder: Ladder, user: AbstractBaseUser, max_games: int = 1, now: datetime | None = None
+) -> LadderPlayer:
+    """The player joins the ladder (or comes back after leaving), wanting up to
+    ``max_games`` ladder games at once."""
+    if not ladder.is_open:
+        raise RatingError("this ladder is closed to new players")
+    membership = membership_of(user, ladder.league)
+    if membership is None or membership.status != membership.Status.ACTIVE:
+        if ladder.league.joining != League.Joining.OPEN:
+            raise RatingError(f"join {ladder.league} first: its organisers approve new members")
+        join_league(ladder.league, user)
+    _check_max(ladder, max_games)
+    now = now or timezone.now()
+    with transaction.atomic():
+        player, _ = LadderPlayer.objects.select_for_update().get_or_create(
+            ladder=ladder, user=user, defaults={"max_games": max_games, "joined_at": now}
+        )
+        player.status = LadderPlayer.Status.ACTIVE
+        player.max_games = max_games
+        _wait(player, now)
+        player.save(update_fields=["status", "max_games", "waiting_since"])
+    return player
+
+
+def add_bot(
+    ladder: Ladder, by: AbstractBaseUser, bot: str = "greedy", max_games: int = 1
+) -> LadderPlayer:
+    """A bot entrant, added by an organiser (a house player, or for tests)."""
+    _check_organiser(ladder.league, by)
+    if bot not in BOTS:
+        raise RatingError(f"unknown bot {bot!r}")
+    _check_max(ladder, max_games)
+    now = timezone.now()
+    return LadderPlayer.objects.create(
+        ladder=ladder, bot=bot, max_games=max_games, joined_at=now, waiting_since=now
+    )
+
+
+def _check_max(ladder: Ladder, max_games: int) -> None:
+    if not 1 <= max_games <= ladder.max_games_at_once:
+        raise RatingError(f"choose 1 to {ladder.max_games_at_once} games at once")
+
+
+def _wait(player: LadderPlayer, now: datetime) -> None:
+    """The player waits for a table if they have room for one; else not."""
+    room = player.status == LadderPlayer.Status.ACTIVE and player.active_games < player.max_games
+    if not room:
+        player.waiting_since = None
+    elif player.waiting_since is None:
+        player.waiting_since = now
+
+
+def set_status(player: LadderPlayer, status: str, now: datetime | None = None) -> LadderPlayer:
+    """Pause (a vacation: no new tables, the games running go on), resume, or leave (the
+    games running go on; the rating stays on the season's record)."""
+    if status not in LadderPlayer.Status.values:
+        raise RatingError(f"unknown status {status!r}")
+    with transaction.atomic():
+        # Locked: matchmaking's conditional update of the same row sees the new status.
+        locked = LadderPlayer.objects.select_for_update().get(pk=player.pk)
+        if locked.status == LadderPlayer.Status.LEFT and status != LadderPlayer.Status.LEFT:
+            raise RatingError("join the ladder again to come back")
+        locked.status = status
+        _wait(locked, now or timezone.now())
+        locked.save(update_fields=["status", "waiting_since"])
+    return locked
+
+
+def pause(player: LadderPlayer) -> LadderPlayer:
+    return set_status(player, LadderPlayer.Status.PAUSED)
+
+
+def resume(player: LadderPlayer) -> LadderPlayer:
+    return set_status(player, LadderPlayer.Status.ACTIVE)
+
+
+def leave(player: LadderPlayer) -> LadderPlayer:
+    return set_status(player, LadderPlayer.Status.LEFT)
+
+
+def game_ended(game: Game) -> None:
+    """A ladder game ended (in its transaction): its players have a place free again.
+
+    Conditional updates on each row: a finish is told once, and ``finished_at`` is set
+    only by the first, so a place is never freed twice."""
+    now = game.finished_at or timezone.now()
+    if not LadderGame.objects.filter(game=game, finished_at__isnull=True).update(finished_at=now):
+        return
+    players = LadderPlayer.objects.filter(seats__ladder_game__game=game)
+    players.update(
+        active_games=Greatest(F("active_games") - 1, Value(0)),
+        waiting_since=Case(
+            When(status=LadderPlayer.Status.ACTIVE, waiting_since__isnull=True, then=Value(now)),
+            default=F("waiting_since"),
+        ),
+    )

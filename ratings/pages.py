@@ -1,0 +1,167 @@
+"""Reads behind the public pages: a player's games, results and reliability, the
+rating chart, and the seat effect of a ladder's games."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pygal
+from django.contrib.auth.models import AbstractBaseUser
+from django.db.models import Q
+from pygal.style import Style
+
+from games.models import Game, Move
+from ratings.core import model, seats
+from ratings.models import JournalEntry, Ladder
+from tournaments import history
+from tournaments.models import Entry, Tournament
+from tournaments.selectors import visible_leagues
+
+FINISHED_SHOWN = 20
+
+
+def _visible(games: Any, viewer: AbstractBaseUser | None) -> Any:
+    """Public games, and the private ones the viewer plays in (the players' public
+    page shows others only public games)."""
+    if viewer is not None and viewer.is_authenticated:
+        return games.filter(Q(is_public=True) | Q(seats__user=viewer)).distinct()
+    return games.filter(is_public=True)
+
+
+def games_of(user: AbstractBaseUser, viewer: AbstractBaseUser | None) -> dict[str, Any]:
+    played = Game.objects.filter(seats__user=user)
+    running = _visible(played.filter(status__in=[Game.Status.SETUP, Game.Status.PLAY]), viewer)
+    finished = _visible(played.filter(status=Game.Status.OVER), viewer)
+    return {
+        "running": list(running.order_by("-started_at")),
+        "finished": list(finished.order_by("-finished_at")[:FINISHED_SHOWN]),
+    }
+
+
+def reliability(user: AbstractBaseUser) -> dict[str, Any]:
+    """Decisions made on time (not by the timeout's bot), games finished (played to
+    their end, not left by a forfeit), and forfeits (resigned or missed too many)."""
+    moves = Move.objects.filter(player=user).exclude(action__startswith="forfeit ")
+    decisions = moves.count()
+    late = moves.filter(source=Move.Source.TIMEOUT).count()
+    forfeits = Move.objects.filter(player=user, action__startswith="forfeit ").count()
+    ended = Game.objects.filter(seats__user=user, status=Game.Status.OVER).distinct().count()
+    return {
+        "decisions": decisions,
+        "on_time": decisions - late,
+        "on_time_share": (decisions - late) / decisions if decisions else None,
+        "games_ended": ended,
+        "games_finished": max(ended - forfeits, 0),
+        "forfeits": forfeits,
+        "forfeits_on_time": Move.objects.filter(
+            player=user, action__startswith="forfeit ", source=Move.Source.TIMEOUT
+        ).count(),
+    }
+
+
+def tournament_results(user: AbstractBaseUser, viewer: AbstractBaseUser | None) -> list[Any]:
+    """The player's places in the finished events the viewer may see, latest first."""
+    entries = Entry.objects.filter(
+        user=user,
+        tournament__status=Tournament.Status.FINISHED,
+        tournament__is_public=True,
+        tournament__league__in=visible_leagues(viewer),
+    ).select_related("tournament__league")
+    found = []
+    for entry in entries.order_by("-tournament__finished_at"):
+        event = entry.tournament
+        lines = history.standings(event).lines
+        line = next((x for x in lines if x.player == entry.pk), None)
+        if line is not None:
+            found.append({"event": event, "rank": line.rank, "of": len(lines)})
+    return found
+
+
+CHART_STYLE = Style(
+    background="white",
+    plot_background="white",
+    foreground="#1d1d1f",
+    foreground_strong="#1d1d1f",
+    foreground_subtle="#d0d4d9",
+    colors=("#2451a6", "#1b6e2a", "#a61b1b", "#8a5a00", "#5f6368"),
+    font_family="system-ui, sans-serif",
+    label_font_size=13,
+    major_label_font_size=13,
+    legend_font_size=14,
+    value_font_size=13,
+    title_font_size=15,
+)
+
+
+def rating_chart(user: AbstractBaseUser) -> str | None:
+    """The shown rating after each rated game, one line per pool, as an inline SVG
+    drawn by pygal on the server (no script: it reads without JavaScript, and scales to
+    a phone's width). None before the first rated game."""
+    rows = list(
+        JournalEntry.objects.filter(Q(user=user) | Q(player__user=user))
+        .select_related("season__ladder")
+        .order_by("played_at", "pk")
+    )
+    if not rows:
+        return None
+    series: dict[str, list[tuple[Any, int]]] = {}
+    for row in rows:
+        name = (
+            "All rated games"
+            if row.season is None
+            else f"{row.season.ladder.name}, season {row.season.number}"
+        )
+        series.setdefault(name, []).append(
+            (row.played_at, model.shown(row.mu_after, row.sigma_after))
+        )
+    chart = pygal.DateTimeLine(
+        width=360,
+        height=300,
+        style=CHART_STYLE,
+        js=(),  # no tooltip script fetched from elsewhere
+        disable_xml_declaration=True,
+        show_legend=True,
+        legend_at_bottom=True,
+        legend_at_bottom_columns=1,
+        x_label_rotation=30,
+        truncate_legend=-1,
+        x_value_formatter=lambda d: d.strftime("%Y-%m-%d"),
+        title="Rating after each game",
+        dots_size=4,
+    )
+    for name, points in series.items():
+        chart.add(name, points)
+    svg: str = chart.render(is_unicode=True)
+    # pygal writes the settings of its tooltip script inline even with no script to
+    # load: without the script they are dead weight, so they go.
+    return re.sub(r"<script[^>]*>.*?</script>", "", svg, flags=re.DOTALL)
+
+
+def seat_effect(ladder: Ladder) -> list[seats.SeatShare]:
+    """Win share by seat in turn order (1: the first player) over the ladder's finished
+    games, each table size apart."""
+    games = (
+        Game.objects.filter(ladder_game__season__ladder=ladder, status=Game.Status.OVER)
+        .prefetch_related("seats")
+        .order_by("pk")
+    )
+    orders = []
+    for game in games:
+        in_seats = sorted(game.seats.all(), key=lambda s: s.number)
+        first = next(
+            (r.get("player") for r in game.start_record if r.get("type") == "first_player"),
+            None,
+        )
+        names = [s.player_name for s in in_seats]
+        start = names.index(first) if first in names else 0
+        turn_order = in_seats[start:] + in_seats[:start]
+        if all(s.rank is not None for s in turn_order):
+            orders.append([int(s.rank or 0) for s in turn_order])
+    return seats.seat_effect(orders)
+
+
+def may_read_seat_effect(ladder: Ladder, viewer: AbstractBaseUser | None) -> bool:
+    from tournaments.selectors import organises
+
+    return organises(viewer, ladder.league)

@@ -1,0 +1,254 @@
+"""Rating games into their pools, and replaying a pool's journal.
+
+A game is rated when it has a result (not abandoned) and belongs to a pool:
+
+- the global pool: every game whose seats are all people (no built-in bot seat);
+- its ladder season: a ladder's game, keyed by ladder entry, when none of its entrants
+  is a bot, or the ladder rates its bot entrants (``Ladder.rates_bots``, for a house or
+  test ladder). A ladder game with a bot entrant never enters the global pool.
+
+Everything here runs inside the caller's transaction (the game's finishing one, or an
+organiser's correction).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Sequence
+from datetime import datetime
+
+from django.db.models import Q
+
+from games.models import Game
+from ratings.core import journal, model
+from ratings.models import JournalEntry, LadderGame, Rating, Season
+
+MODEL_NAME = "openskill.PlackettLuce"
+
+
+def settings_record(settings: model.Settings = model.DEFAULT) -> dict[str, object]:
+    return {"model": MODEL_NAME, **settings.as_dict()}
+
+
+def settings_of(record: dict[str, object]) -> model.Settings:
+    return model.Settings.from_dict({k: v for k, v in record.items() if k != "model"})
+
+
+def _key_field(season: Season | None) -> str:
+    return "user_id" if season is None else "player_id"
+
+
+def _pool(season: Season | None) -> Q:
+    return Q(season__isnull=True) if season is None else Q(season=season)
+
+
+def rate_game(game: Game, ranks: dict[int, int | None], when: datetime) -> int:
+    """Rate a finished game (``ranks``: by seat id) in each pool it belongs to. Returns
+    how many journal rows were written."""
+    if any(rank is None for rank in ranks.values()):
+        return 0
+    seats = list(game.seats.order_by("number"))
+    written = 0
+    if len(seats) >= 2 and all(s.user_id is not None and not s.bot for s in seats):
+        players = [(s.user_id, int(ranks[s.pk] or 0), s.number) for s in seats]
+        written += _rate(None, game, players, when)
+    ladder_game = LadderGame.objects.filter(game=game).select_related("season__ladder").first()
+    if ladder_game is not None:
+        by_seat = dict(ladder_game.seats.values_list("seat_id", "player_id"))
+        has_bot = any(s.bot for s in seats)
+        if len(by_seat) == len(seats) and (not has_bot or ladder_game.season.ladder.rates_bots):
+            players = [(by_seat[s.pk], int(ranks[s.pk] or 0), s.number) for s in seats]
+            written += _rate(ladder_game.season, game, players, when)
+    return written
+
+
+def _lock_ratings(season: Season | None, keys: Sequence[int]) -> dict[int, Rating]:
+    """The players' rating rows in the pool, made when missing, locked in key order.
+
+    The lock serialises two games of one player finishing at once: each is rated from
+    the rating the other left, and the journal's order is the order they were rated."""
+    field = _key_field(season)
+    Rating.objects.bulk_create(
+        [Rating(season=season, mu=0.0, sigma=0.0, **{field: key}) for key in keys],
+        ignore_conflicts=True,  # a row another game made meanwhile
+    )
+    rows = (
+        Rating.objects.select_for_update()
+        .filter(_pool(season), **{f"{field}__in": keys})
+        .order_by(field)
+    )
+    return {getattr(row, field): row for row in rows}
+
+
+def _start(row: Rating) -> model.Rating | None:
+    """A rating carried into the season (set before the player's first game)."""
+    if row.start_mu is None or row.start_sigma is None:
+        return None
+    return model.Rating(row.start_mu, row.start_sigma)
+
+
+def _state(row: Rating) -> journal.PlayerState | None:
+    if row.games == 0:
+        return None
+    return journal.PlayerState(model.Rating(row.mu, row.sigma), row.games, row.last_played)
+
+
+def _rate(
+    season: Season | None, game: Game, players: list[tuple[int, int, int]], when: datetime
+) -> int:
+    if JournalEntry.objects.filter(_pool(season), game=game).exists():
+        return 0  # rated already: a finish is told once, but never rate twice
+    rows = _lock_ratings(season, sorted(key for key, _, _ in players))
+    states = {key: s for key, row in rows.items() if (s := _state(row)) is not None}
+    starts = {key: s for key, row in rows.items() if (s := _start(row)) is not None}
+    result = journal.GameResult(game.pk, when, tuple(players))
+    made, after = journal.rate_game(states, result, model.DEFAULT, starts)
+    record = settings_record()
+    field = _key_field(season)
+    JournalEntry.objects.bulk_create(
+        [
+            JournalEntry(
+                season=season,
+                game=game,
+                seat=row.seat,
+                rank=row.rank,
+                mu_before=row.before.mu,
+                sigma_before=row.before.sigma,
+                mu_after=row.after.mu,
+                sigma_after=row.after.sigma,
+                played_at=when,
+                model=record,
+                **{field: row.key},
+            )
+            for row in made
+        ]
+    )
+    for key, state in after.items():
+        _store(rows[int(key)], state)  # type: ignore[call-overload]
+    return len(made)
+
+
+def _store(row: Rating, state: journal.PlayerState) -> None:
+    row.mu, row.sigma = state.rating.mu, state.rating.sigma
+    row.games, row.last_played = state.games, state.last_played
+    row.save(update_fields=["mu", "sigma", "games", "last_played"])
+
+
+# --- the journal as results, and replays ----------------------------------------------
+
+
+def journal_rows(season: Season | None) -> list[JournalEntry]:
+    return list(JournalEntry.objects.filter(_pool(season)).order_by("pk"))
+
+
+def results_of(entries: Sequence[JournalEntry], season: Season | None) -> list[journal.GameResult]:
+    """The pool's games in the order they were rated, from its journal."""
+    field = _key_field(season)
+    games: dict[int, list[JournalEntry]] = {}
+    for entry in entries:
+        games.setdefault(entry.game_id, []).append(entry)
+    return [
+        journal.GameResult(
+            game_id,
+            rows[0].played_at,
+            tuple((getattr(r, field), r.rank, r.seat) for r in rows),
+        )
+        for game_id, rows in games.items()
+    ]
+
+
+def starts_of(season: Season | None) -> dict[Hashable, model.Rating]:
+    """The ratings players carried into the season (none in the global pool)."""
+    if season is None:
+        return {}
+    return {
+        row.player_id: start
+        for row in Rating.objects.filter(season=season, start_sigma__isnull=False)
+        if (start := _start(row)) is not None
+    }
+
+
+def recompute(season: Season | None) -> dict[Hashable, journal.PlayerState]:
+    """Every rating of the pool recomputed from its journal's games and ranks, from the
+    start: what the incremental updates must equal."""
+    entries = journal_rows(season)
+    _, states = journal.replay(results_of(entries, season), model.DEFAULT, starts_of(season))
+    return states
+
+
+def replay_after(season: Season | None, game_id: int, ranks: dict[int, int]) -> int:
+    """A game's result was corrected (``ranks`` by key): rate it again with the new
+    ranks, and every game of the pool rated after it. Returns how many rows changed.
+
+    Every rating row of the pool is locked first (in the order the rating of a game
+    locks its players'), so no game is rated between the journal read here and the
+    ratings written back: one would be left out of the replay and its update lost."""
+    field = _key_field(season)
+    list(Rating.objects.select_for_update().filter(_pool(season)).order_by(field).values("pk"))
+    entries = journal_rows(season)
+    position = next((i for i, e in enumerate(entries) if e.game_id == game_id), None)
+    if position is None:
+        return 0
+    earlier, later = entries[:position], entries[position:]
+    results = results_of(later, season)
+    results[0] = journal.with_rank(results[0], ranks)
+    before = _states_from(earlier, season)
+    made, states = journal.replay(results, model.DEFAULT, starts_of(season), before)
+    changed = 0
+    by_game_key = {(e.game_id, getattr(e, field)): e for e in later}
+    for row in made:
+        entry = by_game_key[row.game, row.key]
+        new = (row.rank, row.before.mu, row.before.sigma, row.after.mu, row.after.sigma)
+        old = (entry.rank, entry.mu_before, entry.sigma_before, entry.mu_after, entry.sigma_after)
+        if new != old:
+            entry.rank = row.rank
+            entry.mu_before, entry.sigma_before = row.before.mu, row.before.sigma
+            entry.mu_after, entry.sigma_after = row.after.mu, row.after.sigma
+            entry.corrected = entry.corrected or row.game == game_id
+            entry.save(
+                update_fields=[
+                    "rank",
+                    "mu_before",
+                    "sigma_before",
+                    "mu_after",
+                    "sigma_after",
+                    "corrected",
+                ]
+            )
+            changed += 1
+    keys = sorted({int(k) for k in states})  # type: ignore[call-overload]
+    rows = _lock_ratings(season, keys)
+    for key in keys:
+        _store(rows[key], states[key])
+    return changed
+
+
+def _states_from(
+    entries: Sequence[JournalEntry], season: Season | None
+) -> dict[Hashable, journal.PlayerState]:
+    field = _key_field(season)
+    states: dict[Hashable, journal.PlayerState] = {}
+    for e in entries:
+        key = getattr(e, field)
+        old = states.get(key)
+        states[key] = journal.PlayerState(
+            model.Rating(e.mu_after, e.sigma_after), (old.games if old else 0) + 1, e.played_at
+        )
+    return states
+
+
+def correct(game: Game, ranks_by_seat: dict[int, int]) -> int:
+    """An organiser corrected the game's result (ranks by game seat id): every pool it
+    was rated in is replayed from it on."""
+    changed = 0
+    numbers = dict(game.seats.values_list("pk", "number"))
+    by_number = {numbers[seat]: rank for seat, rank in ranks_by_seat.items()}
+    seasons = JournalEntry.objects.filter(game=game).values_list("season_id", flat=True).distinct()
+    for season_id in list(seasons):
+        season = None if season_id is None else Season.objects.get(pk=season_id)
+        field = _key_field(season)
+        ranks = {
+            getattr(e, field): by_number[e.seat]
+            for e in JournalEntry.objects.filter(_pool(season), game=game)
+        }
+        changed += replay_after(season, game.pk, ranks)
+    return changed

@@ -1,0 +1,180 @@
+"""Reads of the ratings app: leaderboards, a player's ratings and journal, ladders a
+user may see."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db.models import Q, QuerySet
+from django.utils import timezone
+
+from ratings.core import journal, model
+from ratings.models import JournalEntry, Ladder, LadderPlayer, Rating, Season
+from tournaments.selectors import organises, visible_leagues
+
+
+def visible_ladders(user: AbstractBaseUser | None) -> QuerySet[Ladder]:
+    """The ladders of the leagues the user may see: public ones, and all of a league's
+    for its organisers."""
+    ladders = Ladder.objects.filter(league__in=visible_leagues(user)).select_related("league")
+    if user is None or not user.is_authenticated:
+        return ladders.filter(is_public=True)
+    return ladders.filter(
+        Q(is_public=True) | Q(players__user=user) | Q(league__memberships__user=user)
+    ).distinct()
+
+
+def can_see_ladder(ladder: Ladder, user: AbstractBaseUser | None) -> bool:
+    return visible_ladders(user).filter(pk=ladder.pk).exists() or organises(user, ladder.league)
+
+
+def rating_now(row: Rating, now: datetime) -> model.Rating:
+    """The rating as it stands now: sigma grown for each idle week since its last game."""
+    if row.games == 0:
+        start = (
+            model.Rating(row.start_mu, row.start_sigma)
+            if row.start_mu is not None and row.start_sigma is not None
+            else model.initial()
+        )
+        return start
+    return journal.PlayerState(model.Rating(row.mu, row.sigma), row.games, row.last_played).now(now)
+
+
+def _line(rating: model.Rating, games: int, min_games: int) -> dict[str, Any]:
+    return {
+        "rating": rating.shown,
+        "uncertainty": rating.uncertainty,
+        "mu": rating.mu,
+        "sigma": rating.sigma,
+        "games": games,
+        "ranked": games >= min_games,
+    }
+
+
+def leaderboard(season: Season, now: datetime | None = None) -> list[dict[str, Any]]:
+    """The season's players, ranked ones first by the shown rating (mu - 3 sigma, idle
+    growth to now applied), then the unranked; each with its position (None: unranked)."""
+    now = now or timezone.now()
+    min_games = season.ladder.min_games
+    rows = Rating.objects.filter(season=season).select_related("player__user__profile")
+    lines = []
+    for row in rows:
+        player = row.player
+        assert player is not None
+        line = {
+            "player": player,
+            "name": player.name,
+            "bot": player.bot,
+            "username": player.user.get_username() if player.user else None,
+            "status": player.status,
+            **_line(rating_now(row, now), row.games, min_games),
+        }
+        lines.append(line)
+    lines.sort(key=lambda x: (not x["ranked"], -(x["mu"] - 3 * x["sigma"]), x["name"]))
+    position = 0
+    for line in lines:
+        line["position"] = (position := position + 1) if line["ranked"] else None
+    return lines
+
+
+def leaderboard_json(ladder: Ladder, season: Season, now: datetime | None = None) -> dict[str, Any]:
+    lines = leaderboard(season, now)
+    return {
+        "ladder": {"id": ladder.pk, "name": ladder.name, "league": ladder.league.slug},
+        "season": {
+            "number": season.number,
+            "started_at": season.started_at.isoformat(),
+            "ended_at": season.ended_at.isoformat() if season.ended_at else None,
+        },
+        "min_games": ladder.min_games,
+        "players": [
+            {k: v for k, v in line.items() if k not in ("player", "status")} for line in lines
+        ],
+    }
+
+
+def journal_of(user: AbstractBaseUser) -> QuerySet[JournalEntry]:
+    """The player's journal rows in every pool: the global pool's, and their ladder
+    entries' in every season."""
+    return (
+        JournalEntry.objects.filter(Q(user=user) | Q(player__user=user))
+        .select_related("season__ladder", "game")
+        .order_by("pk")
+    )
+
+
+def global_rating(user: AbstractBaseUser, now: datetime | None = None) -> dict[str, Any] | None:
+    row = Rating.objects.filter(season__isnull=True, user=user).first()
+    if row is None or row.games == 0:
+        return None
+    return _line(rating_now(row, now or timezone.now()), row.games, 0)
+
+
+def ladder_ratings(user: AbstractBaseUser, now: datetime | None = None) -> list[dict[str, Any]]:
+    """The player's ratings in the seasons of the ladders they play (latest first)."""
+    now = now or timezone.now()
+    rows = (
+        Rating.objects.filter(player__user=user, games__gt=0)
+        .select_related("season__ladder__league")
+        .order_by("-season__started_at")
+    )
+    found = []
+    for row in rows:
+        season = row.season
+        assert season is not None
+        found.append(
+            {
+                "ladder": season.ladder,
+                "season": season,
+                **_line(rating_now(row, now), row.games, season.ladder.min_games),
+            }
+        )
+    return found
+
+
+def ratings_json(user: AbstractBaseUser, now: datetime | None = None) -> dict[str, Any]:
+    """A player's ratings and every journal row (the game's id only for a public game)."""
+    now = now or timezone.now()
+    rows = []
+    for entry in journal_of(user):
+        season = entry.season
+        rows.append(
+            {
+                "game": entry.game_id if entry.game.is_public else None,
+                "pool": "global"
+                if season is None
+                else {"ladder": season.ladder_id, "season": season.number},
+                "played_at": entry.played_at.isoformat(),
+                "seat": entry.seat,
+                "rank": entry.rank,
+                "mu_before": entry.mu_before,
+                "sigma_before": entry.sigma_before,
+                "mu_after": entry.mu_after,
+                "sigma_after": entry.sigma_after,
+                "rating_before": model.shown(entry.mu_before, entry.sigma_before),
+                "rating_after": model.shown(entry.mu_after, entry.sigma_after),
+                "model": entry.model,
+                "corrected": entry.corrected,
+            }
+        )
+    return {
+        "player": user.get_username(),
+        "global": global_rating(user, now),
+        "ladders": [
+            {
+                "ladder": line["ladder"].pk,
+                "season": line["season"].number,
+                **{k: v for k, v in line.items() if k not in ("ladder", "season")},
+            }
+            for line in ladder_ratings(user, now)
+        ],
+        "journal": rows,
+    }
+
+
+def entry_of(ladder: Ladder, user: AbstractBaseUser | None) -> LadderPlayer | None:
+    if user is None or not user.is_authenticated:
+        return None
+    return ladder.players.filter(user=user).first()

@@ -1,0 +1,86 @@
+"""Organisers make and run their league's ladders in the admin, through the services."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.test import Client
+
+from ratings.models import Ladder, LadderPlayer
+from tournaments import services
+from tournaments.models import League
+
+pytestmark = pytest.mark.django_db
+
+FORM = {
+    "name": "Admin ladder",
+    "description": "",
+    "is_public": "on",
+    "is_open": "on",
+    "board": "original",
+    "player_count": "3-4",
+    "time_control": "fixed",
+    "decision_time": "2 00:00:00",
+    "retreat_time": "12:00:00",
+    "bank_time": "5 00:00:00",
+    "increment": "1 00:00:00",
+    "missed_limit": "3",
+    "max_wait": "1 00:00:00",
+    "max_spread": "200",
+    "recent_games": "2",
+    "min_games": "5",
+    "max_games_at_once": "3",
+    "new_season": "carry",
+    "carry_sigma": "2.0",
+}
+
+
+def test_an_organiser_makes_a_ladder_with_its_first_season(
+    client: Client, league: League, anna: Any
+) -> None:
+    client.force_login(anna)
+    response = client.post("/admin/ratings/ladder/add/", {**FORM, "league": league.pk})
+    assert response.status_code == 302
+    ladder = Ladder.objects.get(name="Admin ladder")
+    assert ladder.league == league and ladder.sizes == (4, 3)
+    assert list(ladder.seasons.values_list("number", flat=True)) == [1]
+
+
+def test_an_organiser_starts_a_new_season_and_adds_a_bot(
+    client: Client, league: League, anna: Any
+) -> None:
+    client.force_login(anna)
+    client.post("/admin/ratings/ladder/add/", {**FORM, "league": league.pk})
+    ladder = Ladder.objects.get()
+    for action in ("start_new_season", "add_greedy_bot"):
+        client.post("/admin/ratings/ladder/", {"action": action, "_selected_action": [ladder.pk]})
+    assert list(ladder.seasons.values_list("number", flat=True)) == [1, 2]
+    assert LadderPlayer.objects.get(ladder=ladder).bot == "greedy"
+
+
+def test_another_leagues_organiser_cannot_see_the_ladder(
+    client: Client, league: League, anna: Any, alice: Any
+) -> None:
+    other = services.create_league("Other", alice)
+    client.force_login(anna)
+    client.post("/admin/ratings/ladder/add/", {**FORM, "league": league.pk})
+    ladder = Ladder.objects.get()
+    client.force_login(alice)
+    assert client.get(f"/admin/ratings/ladder/{ladder.pk}/change/").status_code in (302, 404)
+    response = client.post("/admin/ratings/ladder/add/", {**FORM, "league": league.pk})
+    assert response.status_code == 200  # the form refuses a league she does not organise
+    assert Ladder.objects.count() == 1
+    assert other.ladders.count() == 0
+
+
+def test_a_ladder_whose_games_could_not_be_played_is_refused_with_the_reason(
+    client: Client, league: League, anna: Any
+) -> None:
+    client.force_login(anna)
+    response = client.post(
+        "/admin/ratings/ladder/add/", {**FORM, "league": league.pk, "decision_time": "00:00:10"}
+    )
+    assert response.status_code == 200
+    assert "allow at least a minute per decision" in response.content.decode()
+    assert not Ladder.objects.exists()

@@ -1,0 +1,134 @@
+"""Players' public pages, the ladder's page and forms, and the seat effect page."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.test import Client
+
+from ratings import ladder as ladders
+from ratings import matchmaking
+from ratings.models import Ladder, LadderPlayer
+from tests.ratings.conftest import end, played, table
+from tournaments.models import League
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def ladder(league: League, anna: Any) -> Ladder:
+    return ladders.create_ladder(league, anna, "Weekly", player_count="2", min_games=1)
+
+
+def test_a_players_page_shows_the_rating_its_chart_and_the_games(
+    client: Client, alice: Any, bob: Any, carol: Any
+) -> None:
+    played([alice, bob], [[1], [2]])
+    played([alice, carol], [[1], [2]])
+    running = table([alice, carol])
+    hidden = table([alice, bob])
+    type(hidden).objects.filter(pk=hidden.pk).update(is_public=False, name="Secret")
+    page = client.get("/players/alice/")
+    assert page.status_code == 200
+    html = page.content.decode()
+    assert "<svg" in html and "Rating after each game" in html
+    svg = html.split("<svg", 1)[1].split("</svg>", 1)[0]
+    assert "<script" not in svg and 'href="http' not in svg  # nothing fetched, no script
+    assert "viewBox=" in svg and ' width="' not in svg.split(">", 1)[0]  # scales to a phone
+    assert f"/games/{running.pk}/" in html
+    assert "Secret" not in html  # a private game is not shown to others
+    assert "Games played to their end: 2 of 2" in html
+    client.force_login(bob)
+    assert "Secret" in client.get("/players/alice/").content.decode()  # to its players it is
+
+
+def test_a_player_without_rated_games_has_no_chart(client: Client, alice: Any) -> None:
+    html = client.get("/players/alice/").content.decode()
+    assert "No rated game yet" in html and "<svg" not in html
+
+
+def test_joining_pausing_and_leaving_through_the_ladder_page(
+    client: Client, ladder: Ladder, alice: Any
+) -> None:
+    client.force_login(alice)
+    client.post(f"/ladders/{ladder.pk}/join/", {"max_games": "2"})
+    entry = LadderPlayer.objects.get(user=alice)
+    assert entry.max_games == 2 and entry.status == "active"
+    client.post(f"/ladders/{ladder.pk}/pause/")
+    entry.refresh_from_db()
+    assert entry.status == "paused" and entry.waiting_since is None
+    client.post(f"/ladders/{ladder.pk}/resume/")
+    entry.refresh_from_db()
+    assert entry.status == "active" and entry.waiting_since is not None
+    page = client.post(f"/ladders/{ladder.pk}/join/", {"max_games": "99"}, follow=True)
+    assert "Refused" in page.content.decode()
+    entry.refresh_from_db()
+    assert entry.max_games == 2
+    client.post(f"/ladders/{ladder.pk}/leave/")
+    entry.refresh_from_db()
+    assert entry.status == "left"
+
+
+def test_the_ladder_page_shows_the_leaderboard_and_games_to_watch(
+    client: Client, ladder: Ladder, alice: Any, bob: Any, carol: Any, dave: Any
+) -> None:
+    for user in (alice, bob, carol, dave):
+        ladders.join(ladder, user)
+    first, second = matchmaking.match(ladder.pk)
+    end(first.game, [[1], [2]])
+    html = client.get(f"/ladders/{ladder.pk}/").content.decode()
+    winner = first.game.seats.get(number=1).user
+    assert f'href="/players/{winner.username}/"' in html
+    assert f"/games/{second.game.pk}/" in html  # in progress, public: anyone may watch
+    assert f"/games/{first.game.pk}/" not in html
+
+
+def test_the_seat_effect_page_is_for_organisers(
+    client: Client, ladder: Ladder, anna: Any, alice: Any, bob: Any
+) -> None:
+    for user in (alice, bob):
+        ladders.join(ladder, user)
+    (made,) = matchmaking.match(ladder.pk)
+    end(made.game, [[1], [2]])
+    client.force_login(alice)
+    assert client.get(f"/ladders/{ladder.pk}/seats/").status_code == 404
+    client.force_login(anna)
+    page = client.get(f"/ladders/{ladder.pk}/seats/")
+    assert page.status_code == 200
+    rows = page.context["shares"]
+    assert [(s.players, s.seat, s.games, s.wins) for s in rows] == [(2, 1, 1, 1), (2, 2, 1, 0)]
+
+
+def test_a_players_page_lists_their_places_in_finished_events(
+    client: Client,
+    league: League,
+    anna: Any,
+    alice: Any,
+    bob: Any,
+    carol: Any,
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from tournaments import jobs, rounds, services
+    from tournaments.models import Table, Tournament
+
+    event = services.create_tournament(league, anna, "Spring Cup", table_size=3, swiss_rounds=1)
+    services.open_registration(event, anna)
+    for user in (alice, bob, carol):
+        services.register(event, user)
+    with django_capture_on_commit_callbacks(execute=True):
+        rounds.start(event.pk)
+    game = Table.objects.get(round__tournament=event).game
+    assert game is not None
+    with django_capture_on_commit_callbacks(execute=True):
+        end(game, [[2], [1], [3]])
+        jobs.sweep(timezone.now() + timedelta(days=30))
+    event.refresh_from_db()
+    assert event.status == Tournament.Status.FINISHED
+    second = game.seats.get(number=2).user
+    html = client.get(f"/players/{second.username}/").content.decode()
+    assert "Spring Cup" in html and "1 of 3" in html

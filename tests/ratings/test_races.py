@@ -1,0 +1,77 @@
+"""Real races on PostgreSQL: matchmaking runs at once form each table exactly once, and
+never seat a player beyond their limit; two games of one player ending at once are
+rated one after the other."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from functools import partial
+from typing import Any
+
+import pytest
+from django.db.backends.base.base import BaseDatabaseWrapper
+from django.utils import timezone
+
+from games import services as games
+from ratings import ladder as ladders
+from ratings import matchmaking, pools
+from ratings.models import Ladder, LadderGame, LadderPlayer, Rating
+from tests.personas import make_user
+from tests.races import race
+from tests.ratings.conftest import table
+from tournaments import services
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture
+def crowded(postgres: BaseDatabaseWrapper, anna: Any, django_user_model: Any) -> Ladder:
+    league = services.create_league("Race League", anna)
+    ladder = ladders.create_ladder(league, anna, "Race ladder", player_count="3-4")
+    for n in range(14):
+        ladders.join(ladder, make_user(django_user_model, f"racer{n}"), max_games=2)
+    return ladder
+
+
+def test_matchmaking_runs_at_once_form_the_tables_exactly_once(crowded: Ladder) -> None:
+    now = timezone.now()
+    outcomes = race([partial(matchmaking.match, crowded.pk, now) for _ in range(4)])
+
+    assert [o.error for o in outcomes] == [None] * 4
+    made = [len(o.value) for o in outcomes]
+    assert sorted(made) == [0, 0, 0, 3]  # one run formed the tables: 4 + 4 + 4, 2 waiting
+    seated = list(LadderGame.objects.values_list("seats__player_id", flat=True))
+    assert len(seated) == len(set(seated)) == 12
+    assert LadderPlayer.objects.filter(active_games=1).count() == 12
+
+
+def test_sweeps_at_once_never_seat_a_player_beyond_their_limit(crowded: Ladder) -> None:
+    now = timezone.now()
+    for _ in range(3):
+        Ladder.objects.filter(pk=crowded.pk).update(match_due_at=now)
+        outcomes = race([partial(matchmaking.sweep, now) for _ in range(3)])
+        assert [o.error for o in outcomes] == [None] * 3
+        now += timedelta(days=2)
+    for player in LadderPlayer.objects.all():
+        running = LadderGame.objects.filter(seats__player=player).count()
+        assert running == player.active_games <= player.max_games == 2
+
+
+def test_two_games_of_one_player_ending_at_once_are_rated_one_after_the_other(
+    postgres: BaseDatabaseWrapper, alice: Any, bob: Any, carol: Any
+) -> None:
+    first, second = table([alice, bob]), table([alice, carol])
+    orders = [[[s.player_name] for s in game.seats.order_by("number")] for game in (first, second)]
+    outcomes = race(
+        [
+            partial(games.adjudicate, game.pk, order, "a race")
+            for game, order in zip((first, second), orders, strict=True)
+        ]
+    )
+    assert [o.error for o in outcomes] == [None, None]
+    assert Rating.objects.get(season__isnull=True, user=alice).games == 2
+    recomputed = pools.recompute(None)
+    stored = {
+        r.user_id: (r.mu, r.sigma, r.games) for r in Rating.objects.filter(season__isnull=True)
+    }
+    assert {k: (s.rating.mu, s.rating.sigma, s.games) for k, s in recomputed.items()} == stored
