@@ -6,11 +6,9 @@ from datetime import datetime
 
 from django.utils import timezone
 
-from games import services as games
-from games.errors import GameError
 from ratings import ladder, matchmaking
 from ratings.models import LadderGame
-from tournaments.core import adjudication as judging
+from tournaments.rounds import adjudicate_game
 
 # The published ranking of a ladder game cut short (R28): territories, then pieces.
 RANKING = ["territories", "pips"]
@@ -34,23 +32,6 @@ def adjudicate_late_games(now: datetime) -> int:
     ended = 0
     late = LadderGame.objects.filter(finished_at__isnull=True, deadline__lte=now)
     for ladder_game in late.select_related("game"):
-        game = ladder_game.game
-        if not game.is_active:
-            continue
-        moves = game.moves.order_by("number").values_list("action", "events")
-        decided = judging.adjudicate(
-            game.position, RANKING, judging.eliminations_from_moves(list(moves))
-        )
-        reason = "; ".join(
-            f"{v.player}: " + ", ".join(str(x) for x in v.values) for v in decided.values
-        )
-        try:
-            games.adjudicate(
-                game.pk,
-                [list(group) for group in decided.order],
-                f"ranked by territories, then pieces, then elimination order ({reason})",
-            )
-        except GameError:
-            continue  # it ended meanwhile
-        ended += 1
+        if adjudicate_game(ladder_game.game, RANKING):
+            ended += 1
     return ended

@@ -436,23 +436,30 @@ def adjudicate_round(made: Round) -> int:
     ranking = RANKINGS[Tournament.Adjudication(event.adjudication)]
     ended = 0
     for table in made.tables.filter(finished_at__isnull=True).select_related("game"):
-        game = table.game
-        if game is None or not game.is_active:
-            continue
-        moves = game.moves.order_by("number").values_list("action", "events")
-        decided = judging.adjudicate(
-            game.position, ranking, judging.eliminations_from_moves(list(moves))
-        )
-        reason = "; ".join(
-            f"{v.player}: " + ", ".join(str(x) for x in v.values) for v in decided.values
-        )
-        try:
-            games.adjudicate(
-                game.pk,
-                [list(group) for group in decided.order],
-                f"ranked by {', '.join(ranking)}, then elimination order ({reason})",
-            )
-        except GameError:
-            continue  # it ended meanwhile
-        ended += 1
+        if table.game is not None and adjudicate_game(table.game, ranking):
+            ended += 1
     return ended
+
+
+def adjudicate_game(game: Game, ranking: list[str]) -> bool:
+    """End a game still running under a turn limit (R28): its players ranked by the
+    published ``ranking`` (of ``tournaments.core.adjudication``), then by elimination
+    order, through the games' one finish path. False if it had ended already."""
+    if not game.is_active:
+        return False
+    moves = game.moves.order_by("number").values_list("action", "events")
+    decided = judging.adjudicate(
+        game.position, ranking, judging.eliminations_from_moves(list(moves))
+    )
+    reason = "; ".join(
+        f"{v.player}: " + ", ".join(str(x) for x in v.values) for v in decided.values
+    )
+    try:
+        games.adjudicate(
+            game.pk,
+            [list(group) for group in decided.order],
+            f"ranked by {', '.join(ranking)}, then elimination order ({reason})",
+        )
+    except GameError:
+        return False  # it ended meanwhile (the finish path locks the game)
+    return True
