@@ -55,8 +55,11 @@ def _line(rating: model.Rating, games: int, min_games: int) -> dict[str, Any]:
 
 def leaderboard(season: Season, now: datetime | None = None) -> list[dict[str, Any]]:
     """The season's players, ranked ones first by the shown rating (mu - 3 sigma, idle
-    growth to now applied), then the unranked; each with its position (None: unranked)."""
+    growth to now applied), then the unranked; each with its position (None: unranked).
+    An ended season's stays as it was at its end: no idle growth after it."""
     now = now or timezone.now()
+    if season.ended_at is not None:
+        now = min(now, season.ended_at)
     min_games = season.ladder.min_games
     rows = Rating.objects.filter(season=season).select_related("player__user__profile")
     lines = []

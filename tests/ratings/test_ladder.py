@@ -251,3 +251,22 @@ def test_the_next_run_does_not_seat_the_same_tables_again(
         seated = set(made.seats.values_list("player_id", flat=True))
         assert seated not in tables
         assert all(len(seated & table) <= 2 for table in tables)
+
+
+def test_an_ended_seasons_leaderboard_stays_as_it_was_at_its_end(
+    ladder: Ladder, players: list[Any], anna: Any
+) -> None:
+    _join_all(ladder, players[:4])
+    (made,) = _run(ladder)
+    end(made.game, [[1], [2], [3], [4]])
+    first = ladder.seasons.get()
+    ladders.new_season(ladder, anna)
+    first.refresh_from_db()
+    assert first.ended_at is not None
+    at_end = selectors.leaderboard(first, first.ended_at)
+    later = selectors.leaderboard(first, first.ended_at + timedelta(weeks=30))
+    assert [(x["name"], x["mu"], x["sigma"]) for x in later] == [
+        (x["name"], x["mu"], x["sigma"]) for x in at_end
+    ]
+    running = selectors.leaderboard(ladder.seasons.get(number=2))
+    assert all(line["games"] == 0 for line in running)
