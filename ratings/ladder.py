@@ -232,7 +232,9 @@ def game_ended(game: Game) -> None:
     """A ladder game ended (in its transaction): its players have a place free again.
 
     Conditional updates on each row: a finish is told once, and ``finished_at`` is set
-    only by the first, so a place is never freed twice."""
+    only by the first, so a place is never freed twice. A player starts waiting only if
+    the place freed gives them room (their limit may have been lowered meanwhile): the
+    row's values before the update are compared, so ``active_games <= max_games``."""
     now = game.finished_at or timezone.now()
     if not LadderGame.objects.filter(game=game, finished_at__isnull=True).update(finished_at=now):
         return
@@ -240,7 +242,12 @@ def game_ended(game: Game) -> None:
     players.update(
         active_games=Greatest(F("active_games") - 1, Value(0)),
         waiting_since=Case(
-            When(status=LadderPlayer.Status.ACTIVE, waiting_since__isnull=True, then=Value(now)),
+            When(
+                status=LadderPlayer.Status.ACTIVE,
+                waiting_since__isnull=True,
+                active_games__lte=F("max_games"),
+                then=Value(now),
+            ),
             default=F("waiting_since"),
         ),
     )

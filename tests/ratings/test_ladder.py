@@ -270,3 +270,24 @@ def test_an_ended_seasons_leaderboard_stays_as_it_was_at_its_end(
     ]
     running = selectors.leaderboard(ladder.seasons.get(number=2))
     assert all(line["games"] == 0 for line in running)
+
+
+def test_a_player_who_lowered_their_limit_waits_only_once_they_have_room(
+    ladder: Ladder, players: list[Any]
+) -> None:
+    Ladder.objects.filter(pk=ladder.pk).update(player_count="2")
+    ladder.refresh_from_db()
+    _join_all(ladder, players[:4], max_games=2)
+    now = timezone.now()
+    for n in range(2):
+        _run(ladder, now + timedelta(days=n))
+    alice = LadderPlayer.objects.get(user=players[0])
+    assert alice.active_games == 2 and alice.waiting_since is None
+    ladders.join(ladder, players[0], 1)  # one game at once from now on
+    first, second = LadderGame.objects.filter(seats__player=alice).order_by("pk")
+    end(first.game, [[1], [2]])
+    alice.refresh_from_db()
+    assert alice.active_games == 1 and alice.waiting_since is None  # still at the limit
+    end(second.game, [[1], [2]])
+    alice.refresh_from_db()
+    assert alice.active_games == 0 and alice.waiting_since is not None
