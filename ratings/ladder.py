@@ -239,6 +239,9 @@ def game_ended(game: Game) -> None:
     if not LadderGame.objects.filter(game=game, finished_at__isnull=True).update(finished_at=now):
         return
     players = LadderPlayer.objects.filter(seats__ladder_game__game=game)
+    # Locked in key order first, as matchmaking seats them: an update's own order is
+    # the plan's, and a table formed meanwhile would otherwise risk a deadlock.
+    list(players.select_for_update(of=("self",)).order_by("pk").values_list("pk"))
     players.update(
         active_games=Greatest(F("active_games") - 1, Value(0)),
         waiting_since=Case(
