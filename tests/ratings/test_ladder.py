@@ -291,3 +291,32 @@ def test_a_player_who_lowered_their_limit_waits_only_once_they_have_room(
     end(second.game, [[1], [2]])
     alice.refresh_from_db()
     assert alice.active_games == 0 and alice.waiting_since is not None
+
+
+def test_a_player_who_left_keeps_their_running_games_rated_and_an_abandoned_one_is_not(
+    ladder: Ladder, players: list[Any]
+) -> None:
+    from django.contrib.auth import get_user_model
+
+    from games import services as games
+
+    Ladder.objects.filter(pk=ladder.pk).update(player_count="2")
+    ladder.refresh_from_db()
+    _join_all(ladder, players[:4])
+    first, second = _run(ladder)
+    leaver = first.seats.get(seat__number=1).player
+    ladders.leave(leaver)
+    end(first.game, [[2], [1]])
+    leaver.refresh_from_db()
+    assert leaver.status == "left" and leaver.active_games == 0 and leaver.waiting_since is None
+    season = ladder.seasons.get()
+    assert Rating.objects.get(season=season, player=leaver).games == 1  # still rated
+    assert leaver.pk in {line["player"].pk for line in selectors.leaderboard(season)}
+
+    sam = get_user_model().objects.create_superuser("sam", "sam@example.com", None)
+    games.abandon_game(second.game.pk, sam, "a test")
+    second.refresh_from_db()
+    assert second.finished_at is not None
+    others = LadderPlayer.objects.filter(seats__ladder_game=second)
+    assert {(p.active_games, p.waiting_since is not None) for p in others} == {(0, True)}
+    assert not Rating.objects.filter(player__in=others).exists()  # unrated
