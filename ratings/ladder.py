@@ -8,7 +8,7 @@ from datetime import datetime
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.db.models import Case, F, Value, When
+from django.db.models import Case, F, Q, Value, When
 from django.db.models.functions import Greatest
 from django.utils import timezone
 
@@ -128,12 +128,19 @@ def next_season(ladder_id: int, now: datetime, due: bool = False) -> Season | No
 
 
 def _carry(ladder: Ladder, last: Season, season: Season, now: datetime) -> None:
+    """Every rating of the last season goes on: the players' who played in it, and
+    those carried into it who sat it out (idle since its start)."""
     carried = []
-    for row in Rating.objects.filter(season=last, games__gt=0):
-        start = model.carried(
-            model.grown(model.Rating(row.mu, row.sigma), model.idle_weeks(row.last_played, now)),
-            ladder.carry_sigma,
-        )
+    rows = Rating.objects.filter(season=last).filter(
+        Q(games__gt=0) | Q(start_mu__isnull=False, start_sigma__isnull=False)
+    )
+    for row in rows:
+        if row.games > 0:
+            rating, since = model.Rating(row.mu, row.sigma), row.last_played
+        else:
+            assert row.start_mu is not None and row.start_sigma is not None
+            rating, since = model.Rating(row.start_mu, row.start_sigma), last.started_at
+        start = model.carried(model.grown(rating, model.idle_weeks(since, now)), ladder.carry_sigma)
         carried.append(
             Rating(
                 season=season,

@@ -320,3 +320,20 @@ def test_a_player_who_left_keeps_their_running_games_rated_and_an_abandoned_one_
     others = LadderPlayer.objects.filter(seats__ladder_game=second)
     assert {(p.active_games, p.waiting_since is not None) for p in others} == {(0, True)}
     assert not Rating.objects.filter(player__in=others).exists()  # unrated
+
+
+def test_a_carried_rating_survives_a_season_sat_out(
+    ladder: Ladder, players: list[Any], anna: Any
+) -> None:
+    _join_all(ladder, players[:4])
+    (made,) = _run(ladder)
+    end(made.game, [[1], [2], [3], [4]])
+    played = {r.player_id: r for r in Rating.objects.filter(season__ladder=ladder)}
+    start = timezone.now()
+    ladders.next_season(ladder.pk, start)  # season 2: no one plays
+    third = ladders.next_season(ladder.pk, start + timedelta(weeks=8))
+    carried = {r.player_id: r for r in Rating.objects.filter(season=third)}
+    assert set(carried) == set(played)
+    for key, row in carried.items():
+        assert row.start_mu == played[key].mu
+        assert played[key].sigma < row.start_sigma <= 25 / 3
