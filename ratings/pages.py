@@ -127,6 +127,10 @@ def rating_chart(user: AbstractBaseUser, viewer: AbstractBaseUser | None = None)
         legend_at_bottom=True,
         legend_at_bottom_columns=1,
         x_label_rotation=30,
+        # A few dates along the axis, not one a game: on a phone's width they would
+        # run into each other.
+        x_labels_major_count=4,
+        show_minor_x_labels=False,
         truncate_legend=-1,
         x_value_formatter=lambda d: d.strftime("%Y-%m-%d"),
         title="Rating after each game",
