@@ -12,18 +12,20 @@ from django.utils import timezone
 
 from ratings.core import journal, model
 from ratings.models import JournalEntry, Ladder, LadderPlayer, Rating, Season
+from tournaments.models import Membership
 from tournaments.selectors import organises, visible_leagues
 
 
 def visible_ladders(user: AbstractBaseUser | None) -> QuerySet[Ladder]:
-    """The ladders of the leagues the user may see: public ones, and all of a league's
-    for its organisers."""
+    """The ladders of the leagues the user may see: public ones, and a league's private
+    ones for its active members (its organisers among them) and the ladder's players."""
     ladders = Ladder.objects.filter(league__in=visible_leagues(user)).select_related("league")
     if user is None or not user.is_authenticated:
         return ladders.filter(is_public=True)
-    return ladders.filter(
-        Q(is_public=True) | Q(players__user=user) | Q(league__memberships__user=user)
-    ).distinct()
+    members = Q(
+        league__memberships__user=user, league__memberships__status=Membership.Status.ACTIVE
+    )
+    return ladders.filter(Q(is_public=True) | Q(players__user=user) | members).distinct()
 
 
 def can_see_ladder(ladder: Ladder, user: AbstractBaseUser | None) -> bool:

@@ -157,3 +157,19 @@ def test_a_players_page_lists_their_places_in_finished_events(
     second = game.seats.get(number=2).user
     html = client.get(f"/players/{second.username}/").content.decode()
     assert "Spring Cup" in html and "1 of 3" in html
+
+
+def test_a_private_ladder_is_seen_by_the_leagues_members_not_by_one_who_left(
+    client: Client, league: League, anna: Any, alice: Any, bob: Any
+) -> None:
+    from tournaments.models import Membership
+
+    hidden = ladders.create_ladder(league, anna, "Backroom", player_count="2", is_public=False)
+    Membership.objects.create(league=league, user=alice, status=Membership.Status.ACTIVE)
+    Membership.objects.create(league=league, user=bob, status=Membership.Status.LEFT)
+    client.force_login(alice)
+    assert client.get(f"/ladders/{hidden.pk}/").status_code == 200
+    client.force_login(bob)
+    assert client.get(f"/ladders/{hidden.pk}/").status_code == 404
+    assert client.get(f"/ladders/{hidden.pk}/leaderboard.json").status_code == 404
+    assert "Backroom" not in client.get("/ladders/").content.decode()
