@@ -61,3 +61,14 @@ def test_a_private_ladder_is_not_shown_to_strangers_on_the_page_or_in_the_json(
     data = client.get("/players/alice/ratings.json").json()
     assert [line["ladder"] for line in data["ladders"]] == [hidden.pk]
     assert "Backroom" in client.get("/players/alice/").content.decode()
+
+
+def test_a_private_games_id_is_left_out_of_the_journal_rows(
+    client: Client, alice: Any, bob: Any
+) -> None:
+    public = played([alice, bob], [[1], [2]])
+    private = played([alice, bob], [[2], [1]])
+    type(private).objects.filter(pk=private.pk).update(is_public=False)
+    data = client.get("/players/alice/ratings.json").json()
+    assert [row["game"] for row in data["journal"]] == [public.pk, None]
+    assert [row["rank"] for row in data["journal"]] == [1, 2]  # the rating's record stays
