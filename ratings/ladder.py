@@ -8,7 +8,7 @@ from datetime import datetime
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.db.models import Case, F, Value, When
+from django.db.models import Case, F, Q, Value, When
 from django.db.models.functions import Greatest
 from django.utils import timezone
 
@@ -128,12 +128,19 @@ def next_season(ladder_id: int, now: datetime, due: bool = False) -> Season | No
 
 
 def _carry(ladder: Ladder, last: Season, season: Season, now: datetime) -> None:
+    """Every rating of the last season goes on: the players' who played in it, and
+    those carried into it who sat it out (idle since its start)."""
     carried = []
-    for row in Rating.objects.filter(season=last, games__gt=0):
-        start = model.carried(
-            model.grown(model.Rating(row.mu, row.sigma), model.idle_weeks(row.last_played, now)),
-            ladder.carry_sigma,
-        )
+    rows = Rating.objects.filter(season=last).filter(
+        Q(games__gt=0) | Q(start_mu__isnull=False, start_sigma__isnull=False)
+    )
+    for row in rows:
+        if row.games > 0:
+            rating, since = model.Rating(row.mu, row.sigma), row.last_played
+        else:
+            assert row.start_mu is not None and row.start_sigma is not None
+            rating, since = model.Rating(row.start_mu, row.start_sigma), last.started_at
+        start = model.carried(model.grown(rating, model.idle_weeks(since, now)), ladder.carry_sigma)
         carried.append(
             Rating(
                 season=season,
@@ -232,15 +239,25 @@ def game_ended(game: Game) -> None:
     """A ladder game ended (in its transaction): its players have a place free again.
 
     Conditional updates on each row: a finish is told once, and ``finished_at`` is set
-    only by the first, so a place is never freed twice."""
+    only by the first, so a place is never freed twice. A player starts waiting only if
+    the place freed gives them room (their limit may have been lowered meanwhile): the
+    row's values before the update are compared, so ``active_games <= max_games``."""
     now = game.finished_at or timezone.now()
     if not LadderGame.objects.filter(game=game, finished_at__isnull=True).update(finished_at=now):
         return
     players = LadderPlayer.objects.filter(seats__ladder_game__game=game)
+    # Locked in key order first, as matchmaking seats them: an update's own order is
+    # the plan's, and a table formed meanwhile would otherwise risk a deadlock.
+    list(players.select_for_update(of=("self",)).order_by("pk").values_list("pk"))
     players.update(
         active_games=Greatest(F("active_games") - 1, Value(0)),
         waiting_since=Case(
-            When(status=LadderPlayer.Status.ACTIVE, waiting_since__isnull=True, then=Value(now)),
+            When(
+                status=LadderPlayer.Status.ACTIVE,
+                waiting_since__isnull=True,
+                active_games__lte=F("max_games"),
+                then=Value(now),
+            ),
             default=F("waiting_since"),
         ),
     )

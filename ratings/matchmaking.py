@@ -126,9 +126,11 @@ def _start_table(
     start the game; count the game against each player's limit.
 
     The conditional update is the guard against seating a player beyond their limit, or
-    after they paused or left: a table one of whose players it refuses is not made."""
+    after they paused or left: a table one of whose players it refuses is not made. The
+    rows are updated in key order, the order a ladder game's end locks its players in
+    (``ratings.ladder.game_ended``): a game ending meanwhile cannot deadlock with this."""
     with transaction.atomic():
-        for key in table:
+        for key in sorted(table):
             room = LadderPlayer.objects.filter(
                 pk=key, status=LadderPlayer.Status.ACTIVE, active_games__lt=F("max_games")
             ).update(active_games=F("active_games") + 1)

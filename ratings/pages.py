@@ -14,6 +14,7 @@ from pygal.style import Style
 from games.models import Game, Move
 from ratings.core import model, seats
 from ratings.models import JournalEntry, Ladder
+from ratings.selectors import shown_pools
 from tournaments import history
 from tournaments.models import Entry, Tournament
 from tournaments.selectors import visible_leagues
@@ -94,12 +95,13 @@ CHART_STYLE = Style(
 )
 
 
-def rating_chart(user: AbstractBaseUser) -> str | None:
-    """The shown rating after each rated game, one line per pool, as an inline SVG
-    drawn by pygal on the server (no script: it reads without JavaScript, and scales to
-    a phone's width). None before the first rated game."""
+def rating_chart(user: AbstractBaseUser, viewer: AbstractBaseUser | None = None) -> str | None:
+    """The shown rating after each rated game, one line per pool the viewer may see, as
+    an inline SVG drawn by pygal on the server (no script: it reads without JavaScript,
+    and scales to a phone's width). None before the first rated game."""
     rows = list(
         JournalEntry.objects.filter(Q(user=user) | Q(player__user=user))
+        .filter(shown_pools(viewer))
         .select_related("season__ladder")
         .order_by("played_at", "pk")
     )
@@ -125,6 +127,10 @@ def rating_chart(user: AbstractBaseUser) -> str | None:
         legend_at_bottom=True,
         legend_at_bottom_columns=1,
         x_label_rotation=30,
+        # A few dates along the axis, not one a game: on a phone's width they would
+        # run into each other.
+        x_labels_major_count=4,
+        show_minor_x_labels=False,
         truncate_legend=-1,
         x_value_formatter=lambda d: d.strftime("%Y-%m-%d"),
         title="Rating after each game",

@@ -12,18 +12,20 @@ from django.utils import timezone
 
 from ratings.core import journal, model
 from ratings.models import JournalEntry, Ladder, LadderPlayer, Rating, Season
+from tournaments.models import Membership
 from tournaments.selectors import organises, visible_leagues
 
 
 def visible_ladders(user: AbstractBaseUser | None) -> QuerySet[Ladder]:
-    """The ladders of the leagues the user may see: public ones, and all of a league's
-    for its organisers."""
+    """The ladders of the leagues the user may see: public ones, and a league's private
+    ones for its active members (its organisers among them) and the ladder's players."""
     ladders = Ladder.objects.filter(league__in=visible_leagues(user)).select_related("league")
     if user is None or not user.is_authenticated:
         return ladders.filter(is_public=True)
-    return ladders.filter(
-        Q(is_public=True) | Q(players__user=user) | Q(league__memberships__user=user)
-    ).distinct()
+    members = Q(
+        league__memberships__user=user, league__memberships__status=Membership.Status.ACTIVE
+    )
+    return ladders.filter(Q(is_public=True) | Q(players__user=user) | members).distinct()
 
 
 def can_see_ladder(ladder: Ladder, user: AbstractBaseUser | None) -> bool:
@@ -55,8 +57,11 @@ def _line(rating: model.Rating, games: int, min_games: int) -> dict[str, Any]:
 
 def leaderboard(season: Season, now: datetime | None = None) -> list[dict[str, Any]]:
     """The season's players, ranked ones first by the shown rating (mu - 3 sigma, idle
-    growth to now applied), then the unranked; each with its position (None: unranked)."""
+    growth to now applied), then the unranked; each with its position (None: unranked).
+    An ended season's stays as it was at its end: no idle growth after it."""
     now = now or timezone.now()
+    if season.ended_at is not None:
+        now = min(now, season.ended_at)
     min_games = season.ladder.min_games
     rows = Rating.objects.filter(season=season).select_related("player__user__profile")
     lines = []
@@ -95,11 +100,21 @@ def leaderboard_json(ladder: Ladder, season: Season, now: datetime | None = None
     }
 
 
-def journal_of(user: AbstractBaseUser) -> QuerySet[JournalEntry]:
-    """The player's journal rows in every pool: the global pool's, and their ladder
-    entries' in every season."""
+def shown_pools(viewer: AbstractBaseUser | None) -> Q:
+    """The pools whose rows a viewer may see on a player's page: the global pool, and
+    the seasons of the ladders the viewer may see (a private ladder's are not shown to
+    strangers)."""
+    return Q(season__isnull=True) | Q(season__ladder__in=visible_ladders(viewer).values("pk"))
+
+
+def journal_of(
+    user: AbstractBaseUser, viewer: AbstractBaseUser | None = None
+) -> QuerySet[JournalEntry]:
+    """The player's journal rows in every pool the viewer may see: the global pool's,
+    and their ladder entries' in every season."""
     return (
         JournalEntry.objects.filter(Q(user=user) | Q(player__user=user))
+        .filter(shown_pools(viewer))
         .select_related("season__ladder", "game")
         .order_by("pk")
     )
@@ -112,11 +127,15 @@ def global_rating(user: AbstractBaseUser, now: datetime | None = None) -> dict[s
     return _line(rating_now(row, now or timezone.now()), row.games, 0)
 
 
-def ladder_ratings(user: AbstractBaseUser, now: datetime | None = None) -> list[dict[str, Any]]:
-    """The player's ratings in the seasons of the ladders they play (latest first)."""
+def ladder_ratings(
+    user: AbstractBaseUser, now: datetime | None = None, viewer: AbstractBaseUser | None = None
+) -> list[dict[str, Any]]:
+    """The player's ratings in the seasons of the ladders they play that the viewer may
+    see (latest first)."""
     now = now or timezone.now()
     rows = (
         Rating.objects.filter(player__user=user, games__gt=0)
+        .filter(shown_pools(viewer))
         .select_related("season__ladder__league")
         .order_by("-season__started_at")
     )
@@ -134,11 +153,14 @@ def ladder_ratings(user: AbstractBaseUser, now: datetime | None = None) -> list[
     return found
 
 
-def ratings_json(user: AbstractBaseUser, now: datetime | None = None) -> dict[str, Any]:
-    """A player's ratings and every journal row (the game's id only for a public game)."""
+def ratings_json(
+    user: AbstractBaseUser, now: datetime | None = None, viewer: AbstractBaseUser | None = None
+) -> dict[str, Any]:
+    """A player's ratings and every journal row in the pools the viewer may see (the
+    game's id only for a public game)."""
     now = now or timezone.now()
     rows = []
-    for entry in journal_of(user):
+    for entry in journal_of(user, viewer):
         season = entry.season
         rows.append(
             {
@@ -168,7 +190,7 @@ def ratings_json(user: AbstractBaseUser, now: datetime | None = None) -> dict[st
                 "season": line["season"].number,
                 **{k: v for k, v in line.items() if k not in ("ladder", "season")},
             }
-            for line in ladder_ratings(user, now)
+            for line in ladder_ratings(user, now, viewer)
         ],
         "journal": rows,
     }

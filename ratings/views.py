@@ -27,7 +27,7 @@ def _player(name: str) -> AbstractBaseUser:
 
 @require_GET
 def player_ratings_json(request: HttpRequest, name: str) -> JsonResponse:
-    return JsonResponse(selectors.ratings_json(_player(name)))
+    return JsonResponse(selectors.ratings_json(_player(name), viewer=request.user))
 
 
 def _ladder(request: HttpRequest, ladder_id: int) -> Ladder:
@@ -66,8 +66,8 @@ def player(request: HttpRequest, name: str) -> HttpResponse:
         "shown_user": user,
         "display_name": (profile.display_name if profile else "") or user.get_username(),
         "global": selectors.global_rating(user),
-        "ladders": selectors.ladder_ratings(user),
-        "chart": pages.rating_chart(user),
+        "ladders": selectors.ladder_ratings(user, viewer=request.user),
+        "chart": pages.rating_chart(user, request.user),
         "games": pages.games_of(user, request.user),
         "results": pages.tournament_results(user, request.user),
         "reliability": pages.reliability(user),

@@ -23,8 +23,8 @@ def wilson(successes: int, trials: int, z: float = Z95) -> tuple[float, float]:
 
 @dataclass(frozen=True)
 class SeatShare:
-    """Seat ``seat`` (1 moves first) at tables of ``players``: games, wins (shared wins
-    count as a fraction in ``share`` only), and the interval of its win share."""
+    """Seat ``seat`` (1 moves first) at tables of ``players``: games, wins (a sole first
+    place; a shared one is no win), and the interval of its win share."""
 
     players: int
     seat: int

@@ -72,3 +72,30 @@ def test_a_correction_to_the_same_order_changes_nothing(
     services.correct_result(event, anna, table.pk, table.result)
     assert _global() == ratings
     assert not JournalEntry.objects.filter(corrected=True).exists()
+
+
+def test_a_correction_to_a_tie_rates_the_tied_players_alike(
+    league: League, anna: Any, alice: Any, bob: Any, carol: Any
+) -> None:
+    event = services.create_tournament(league, anna, "Tied", table_size=3)
+    services.open_registration(event, anna)
+    for user in (alice, bob, carol):
+        services.register(event, user)
+    rounds.start(event.pk)
+    table = Table.objects.get(round__tournament=event)
+    game = table.game
+    assert game is not None
+    end(game, [[1], [2], [3]])
+    later = played([alice, bob, carol], [[3], [2], [1]])
+    table.refresh_from_db()
+    first, second, third = (group[0] for group in table.result)
+    services.correct_result(event, anna, table.pk, [[first, second], [third]])
+
+    rows = {r.seat: r for r in JournalEntry.objects.filter(game=game)}
+    assert (rows[1].rank, rows[2].rank, rows[3].rank) == (1, 1, 3)
+    assert (rows[1].mu_after, rows[1].sigma_after) == (rows[2].mu_after, rows[2].sigma_after)
+    assert rows[1].corrected and rows[2].corrected
+    assert JournalEntry.objects.filter(game=later, corrected=False).count() == 3
+    assert {
+        k: (s.rating.mu, s.rating.sigma, s.games) for k, s in pools.recompute(None).items()
+    } == _global()

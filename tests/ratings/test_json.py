@@ -34,3 +34,41 @@ def test_a_players_ratings_json_lists_their_journal_rows(
 
 def test_an_unknown_player_is_not_found(client: Client) -> None:
     assert client.get("/players/nobody/ratings.json").status_code == 404
+
+
+def test_a_private_ladder_is_not_shown_to_strangers_on_the_page_or_in_the_json(
+    client: Client, league: Any, anna: Any, alice: Any, bob: Any, carol: Any
+) -> None:
+    from ratings import ladder as ladders
+    from ratings import matchmaking
+    from tests.ratings.conftest import end
+
+    hidden = ladders.create_ladder(league, anna, "Backroom", player_count="2", is_public=False)
+    for user in (alice, bob):
+        ladders.join(hidden, user)
+    (made,) = matchmaking.match(hidden.pk)
+    end(made.game, [[1], [2]])
+    played([alice, carol], [[1], [2]])  # a public game, rated in the global pool
+
+    client.force_login(carol)  # neither on the ladder nor in its league
+    data = client.get("/players/alice/ratings.json").json()
+    assert data["ladders"] == []
+    assert [row["pool"] for row in data["journal"]] == ["global", "global"]
+    html = client.get("/players/alice/").content.decode()
+    assert "Backroom" not in html
+
+    client.force_login(bob)  # a player of the ladder sees it
+    data = client.get("/players/alice/ratings.json").json()
+    assert [line["ladder"] for line in data["ladders"]] == [hidden.pk]
+    assert "Backroom" in client.get("/players/alice/").content.decode()
+
+
+def test_a_private_games_id_is_left_out_of_the_journal_rows(
+    client: Client, alice: Any, bob: Any
+) -> None:
+    public = played([alice, bob], [[1], [2]])
+    private = played([alice, bob], [[2], [1]])
+    type(private).objects.filter(pk=private.pk).update(is_public=False)
+    data = client.get("/players/alice/ratings.json").json()
+    assert [row["game"] for row in data["journal"]] == [public.pk, None]
+    assert [row["rank"] for row in data["journal"]] == [1, 2]  # the rating's record stays

@@ -251,3 +251,89 @@ def test_the_next_run_does_not_seat_the_same_tables_again(
         seated = set(made.seats.values_list("player_id", flat=True))
         assert seated not in tables
         assert all(len(seated & table) <= 2 for table in tables)
+
+
+def test_an_ended_seasons_leaderboard_stays_as_it_was_at_its_end(
+    ladder: Ladder, players: list[Any], anna: Any
+) -> None:
+    _join_all(ladder, players[:4])
+    (made,) = _run(ladder)
+    end(made.game, [[1], [2], [3], [4]])
+    first = ladder.seasons.get()
+    ladders.new_season(ladder, anna)
+    first.refresh_from_db()
+    assert first.ended_at is not None
+    at_end = selectors.leaderboard(first, first.ended_at)
+    later = selectors.leaderboard(first, first.ended_at + timedelta(weeks=30))
+    assert [(x["name"], x["mu"], x["sigma"]) for x in later] == [
+        (x["name"], x["mu"], x["sigma"]) for x in at_end
+    ]
+    running = selectors.leaderboard(ladder.seasons.get(number=2))
+    assert all(line["games"] == 0 for line in running)
+
+
+def test_a_player_who_lowered_their_limit_waits_only_once_they_have_room(
+    ladder: Ladder, players: list[Any]
+) -> None:
+    Ladder.objects.filter(pk=ladder.pk).update(player_count="2")
+    ladder.refresh_from_db()
+    _join_all(ladder, players[:4], max_games=2)
+    now = timezone.now()
+    for n in range(2):
+        _run(ladder, now + timedelta(days=n))
+    alice = LadderPlayer.objects.get(user=players[0])
+    assert alice.active_games == 2 and alice.waiting_since is None
+    ladders.join(ladder, players[0], 1)  # one game at once from now on
+    first, second = LadderGame.objects.filter(seats__player=alice).order_by("pk")
+    end(first.game, [[1], [2]])
+    alice.refresh_from_db()
+    assert alice.active_games == 1 and alice.waiting_since is None  # still at the limit
+    end(second.game, [[1], [2]])
+    alice.refresh_from_db()
+    assert alice.active_games == 0 and alice.waiting_since is not None
+
+
+def test_a_player_who_left_keeps_their_running_games_rated_and_an_abandoned_one_is_not(
+    ladder: Ladder, players: list[Any]
+) -> None:
+    from django.contrib.auth import get_user_model
+
+    from games import services as games
+
+    Ladder.objects.filter(pk=ladder.pk).update(player_count="2")
+    ladder.refresh_from_db()
+    _join_all(ladder, players[:4])
+    first, second = _run(ladder)
+    leaver = first.seats.get(seat__number=1).player
+    ladders.leave(leaver)
+    end(first.game, [[2], [1]])
+    leaver.refresh_from_db()
+    assert leaver.status == "left" and leaver.active_games == 0 and leaver.waiting_since is None
+    season = ladder.seasons.get()
+    assert Rating.objects.get(season=season, player=leaver).games == 1  # still rated
+    assert leaver.pk in {line["player"].pk for line in selectors.leaderboard(season)}
+
+    sam = get_user_model().objects.create_superuser("sam", "sam@example.com", None)
+    games.abandon_game(second.game.pk, sam, "a test")
+    second.refresh_from_db()
+    assert second.finished_at is not None
+    others = LadderPlayer.objects.filter(seats__ladder_game=second)
+    assert {(p.active_games, p.waiting_since is not None) for p in others} == {(0, True)}
+    assert not Rating.objects.filter(player__in=others).exists()  # unrated
+
+
+def test_a_carried_rating_survives_a_season_sat_out(
+    ladder: Ladder, players: list[Any], anna: Any
+) -> None:
+    _join_all(ladder, players[:4])
+    (made,) = _run(ladder)
+    end(made.game, [[1], [2], [3], [4]])
+    played = {r.player_id: r for r in Rating.objects.filter(season__ladder=ladder)}
+    start = timezone.now()
+    ladders.next_season(ladder.pk, start)  # season 2: no one plays
+    third = ladders.next_season(ladder.pk, start + timedelta(weeks=8))
+    carried = {r.player_id: r for r in Rating.objects.filter(season=third)}
+    assert set(carried) == set(played)
+    for key, row in carried.items():
+        assert row.start_mu == played[key].mu
+        assert played[key].sigma < row.start_sigma <= 25 / 3

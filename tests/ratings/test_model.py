@@ -125,3 +125,16 @@ def test_a_replay_equals_the_incremental_updates_exactly() -> None:
         states.update(changed)
     _, replayed = journal.replay(results)
     assert replayed == states
+
+
+def test_rating_updates_with_ties_do_not_depend_on_the_order_the_players_are_listed() -> None:
+    players = [
+        ("ann", 1, Rating(27.0, 6.0)),
+        ("bob", 1, Rating(25.0, 8.3)),
+        ("cat", 3, Rating(30.0, 3.0)),
+        ("dan", 3, Rating(20.0, 5.0)),
+    ]
+    first = model.rate(players)
+    assert first["ann"].mu > 27.0 and first["cat"].mu < 30.0
+    for listing in itertools.permutations(players):
+        assert model.rate(list(listing)) == first

@@ -43,6 +43,31 @@ def test_a_players_page_shows_the_rating_its_chart_and_the_games(
     assert "Secret" in client.get("/players/alice/").content.decode()  # to its players it is
 
 
+def test_the_charts_dates_stay_few_enough_to_read_on_a_phone(
+    client: Client, alice: Any, bob: Any
+) -> None:
+    import re
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from games.services import core
+
+    start = timezone.now() - timedelta(weeks=30)
+    previous = core.use_clock(lambda: start)
+    try:
+        for week in range(20):
+            core.use_clock(lambda week=week: start + timedelta(weeks=week))
+            played([alice, bob], [[1 + week % 2], [2 - week % 2]])
+    finally:
+        core.use_clock(previous)
+    html = client.get("/players/alice/").content.decode()
+    axis = html.split('class="axis x', 1)[1].split('class="axis y', 1)[0]
+    dates = re.findall(r"<text[^>]*>\d{4}-\d\d-\d\d</text>", axis)
+    assert 2 <= len(dates) <= 5  # a few dates, not one per game running into each other
+    assert html.count('class="dot') >= 20  # while every game is still a point
+
+
 def test_a_player_without_rated_games_has_no_chart(client: Client, alice: Any) -> None:
     html = client.get("/players/alice/").content.decode()
     assert "No rated game yet" in html and "<svg" not in html
@@ -132,3 +157,19 @@ def test_a_players_page_lists_their_places_in_finished_events(
     second = game.seats.get(number=2).user
     html = client.get(f"/players/{second.username}/").content.decode()
     assert "Spring Cup" in html and "1 of 3" in html
+
+
+def test_a_private_ladder_is_seen_by_the_leagues_members_not_by_one_who_left(
+    client: Client, league: League, anna: Any, alice: Any, bob: Any
+) -> None:
+    from tournaments.models import Membership
+
+    hidden = ladders.create_ladder(league, anna, "Backroom", player_count="2", is_public=False)
+    Membership.objects.create(league=league, user=alice, status=Membership.Status.ACTIVE)
+    Membership.objects.create(league=league, user=bob, status=Membership.Status.LEFT)
+    client.force_login(alice)
+    assert client.get(f"/ladders/{hidden.pk}/").status_code == 200
+    client.force_login(bob)
+    assert client.get(f"/ladders/{hidden.pk}/").status_code == 404
+    assert client.get(f"/ladders/{hidden.pk}/leaderboard.json").status_code == 404
+    assert "Backroom" not in client.get("/ladders/").content.decode()

@@ -75,3 +75,48 @@ def test_two_games_of_one_player_ending_at_once_are_rated_one_after_the_other(
         r.user_id: (r.mu, r.sigma, r.games) for r in Rating.objects.filter(season__isnull=True)
     }
     assert {k: (s.rating.mu, s.rating.sigma, s.games) for k, s in recomputed.items()} == stored
+
+
+def test_matchmaking_and_a_games_end_lock_the_players_in_key_order(
+    postgres: BaseDatabaseWrapper, anna: Any, django_user_model: Any
+) -> None:
+    """Both lock the rows of several ladder players: in one order, or a table formed
+    while a game of the same players ends could deadlock with it."""
+    import re
+
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from tests.ratings.conftest import end
+
+    league = services.create_league("Order League", anna)
+    ladder = ladders.create_ladder(league, anna, "Order", player_count="2", max_games_at_once=2)
+    first, second = (
+        ladders.join(ladder, make_user(django_user_model, f"order{n}"), max_games=2)
+        for n in range(2)
+    )
+    season = ladder.seasons.get()
+    # The player who joined first rates higher: the table lists them second.
+    Rating.objects.create(season=season, player=first, mu=26.0, sigma=5.0, games=3)
+    Rating.objects.create(season=season, player=second, mu=24.0, sigma=5.0, games=3)
+    table = f'"{LadderPlayer._meta.db_table}"'
+
+    def locked(sql: list[str]) -> list[int]:
+        return [
+            int(re.search(r'"id" = (\d+)', q).group(1))  # type: ignore[union-attr]
+            for q in sql
+            if q.startswith(f"UPDATE {table}") and '"active_games" + 1' in q
+        ]
+
+    with CaptureQueriesContext(connection) as seen:
+        (made,) = matchmaking.match(ladder.pk)
+    assert locked([q["sql"] for q in seen.captured_queries]) == sorted([first.pk, second.pk])
+
+    with CaptureQueriesContext(connection) as seen:
+        end(made.game, [[1], [2]])
+    sql = [q["sql"] for q in seen.captured_queries]
+    lock = next(
+        n for n, q in enumerate(sql) if q.startswith("SELECT") and table in q and "FOR UPDATE" in q
+    )
+    update = next(n for n, q in enumerate(sql) if q.startswith(f"UPDATE {table}"))
+    assert lock < update and "ORDER BY 1 ASC" in sql[lock]  # the selected column: the key
