@@ -180,6 +180,10 @@ def _automatic(message: Message, sender: str, subject: str) -> tuple[str, bool]:
         return "a delivery status notification", True
     if sender.startswith(DAEMONS) or BOUNCE_SUBJECT.search(subject):
         return "a delivery failure notice", True
+    # The null reverse-path: only bounces and automatic replies are sent with it
+    # (RFC 5321 4.5.5, RFC 3834 2), and nothing may answer them.
+    if one(message, "Return-Path").replace(" ", "") == "<>":
+        return "an empty return path (Return-Path: <>)", False
     auto = one(message, "Auto-Submitted").lower()
     if auto and auto != "no":
         return f"Auto-Submitted: {auto}", False
