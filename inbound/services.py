@@ -328,7 +328,8 @@ def _move(c: _Context, line: str, confirmed: bool, now: datetime) -> Handled:
         return _already(c, None)
     except services.GameError as refusal:
         game.refresh_from_db()
-        text = f"Your move “{line}” was not accepted: {refusal}. Nothing was changed."
+        reason = str(refusal).rstrip(". ")  # the engine's reasons end with a period
+        text = f"Your move “{line}” was not accepted: {reason}. Nothing was changed."
         return _answer(c, Outcome.REFUSED, Answer([text], moves=True), str(refusal))
     if decision.duplicate:
         return _already(c, decision.move)

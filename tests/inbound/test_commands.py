@@ -55,6 +55,7 @@ def test_an_illegal_move_is_refused_with_the_legal_actions(duel: Game, alice: Us
     answer = last_answer(alice.email).body_text
     assert "Your move “move usa japan” was not accepted" in answer
     assert "Nothing was changed" in answer
+    assert ".." not in answer  # the reason's own period and the sentence's are one
     for action in engine.legal_actions(services.state_of(duel)):
         assert action in answer
 
