@@ -269,8 +269,10 @@ def body_text(message: Message) -> str:
     except Exception:
         return ""
     if plain is not None:
-        return _decoded(plain)[:TEXT_LIMIT]
-    if html is not None:
+        text = _decoded(plain)[:TEXT_LIMIT]
+        if text.strip() or html is None:
+            return text
+    if html is not None:  # some clients send an empty plain part beside the HTML one
         return html_text(_decoded(html)[: TEXT_LIMIT * 5])[:TEXT_LIMIT]
     return ""
 

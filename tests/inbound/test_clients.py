@@ -65,3 +65,14 @@ def test_an_attachment_is_never_read_as_the_move() -> None:
     reading = read_message(raw)
     assert reading.first_line == "move canada north-asia"
     assert all("invade" not in line for line in reading.lines)
+
+
+def test_an_empty_plain_part_beside_the_html_one_is_not_the_reply() -> None:
+    raw = (
+        b"From: a@example.com\r\nTo: play+x@localhost\r\nSubject: Re: G\r\n"
+        b"MIME-Version: 1.0\r\nContent-Type: multipart/alternative; boundary=b\r\n\r\n"
+        b"--b\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n \r\n"
+        b"--b\r\nContent-Type: text/html; charset=utf-8\r\n\r\n"
+        b"<div>m usa colombia</div><blockquote>move usa brazil</blockquote>\r\n--b--\r\n"
+    )
+    assert read_message(raw).lines == ["m usa colombia"]
