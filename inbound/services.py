@@ -351,10 +351,11 @@ def _already(c: _Context, mine: Move | None) -> Handled:
     if mine is None:
         mine = Move.objects.filter(game=game, number=c.token.turn + 1).first()
     made = f": {answers.phrase(game, mine.action)}" if mine is not None else ""
-    text = (
-        f"This decision was already made{made}. Your reply was not applied. "
-        f"{answers.waiting_for(game, c.seat)}"
-    )
+    now_due = answers.waiting_for(game, c.seat)
+    if game.is_active and not game.is_paused and game.to_move_id == c.seat.pk:
+        # Its mail was sent before this reply came: no other mail "follows".
+        now_due = "The game waits for your next decision: reply to the mail that asks for it."
+    text = f"This decision was already made{made}. Your reply was not applied. {now_due}"
     return _answer(c, Outcome.ALREADY, Answer([text]), "already decided")
 
 
