@@ -17,6 +17,7 @@ import email
 import email.policy
 import hashlib
 import re
+import unicodedata
 from dataclasses import dataclass, field
 from email.message import EmailMessage, Message
 from email.utils import getaddresses
@@ -322,7 +323,9 @@ def reply_lines(text: str) -> list[str]:
 def _own_lines(text: str) -> list[str]:
     lines = []
     for line in text.split("\n"):
-        line = line.strip()
+        # Without the invisible characters some clients write (a byte order mark,
+        # zero-width spaces, direction marks): "\ufeffmove usa brazil" is a move.
+        line = "".join(c for c in line if unicodedata.category(c) != "Cf").strip()
         if not line or line.startswith(">") or _parser_header(line):
             continue
         lines.append(clean(line[:MAX_LINE]))
