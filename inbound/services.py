@@ -93,7 +93,19 @@ def handle_message(
             row = _claim(reading, raw, transport, now)
             if row is None:
                 return Handled("duplicate")
-            return _finish(row, Outcome.MALFORMED, f"{type(failure).__name__}: {failure}")
+            return _fault(row, reading, now, f"{type(failure).__name__}: {failure}")
+
+
+def _fault(row: InboundMessage, reading: Reading, now: datetime, error: str) -> Handled:
+    """The sender of a message that could not be handled is told so (a person only, in
+    words for anyone): otherwise a player would wait for a move that was not made."""
+    if reading.sender and not reading.automatic and not _over_limit(reading.sender, now):
+        try:
+            with transaction.atomic():  # a savepoint: the audit row is kept if this fails
+                return _answer_stranger(row, reading, Outcome.MALFORMED, answers.FAULT, error)
+        except Exception:
+            logger.exception("the answer to a message that could not be handled failed")
+    return _finish(row, Outcome.MALFORMED, error)
 
 
 def _handle(

@@ -247,3 +247,28 @@ def test_a_fault_while_handling_is_recorded_and_changes_nothing(
     assert handled.outcome == Outcome.MALFORMED
     assert snapshot(duel) == before  # the move was rolled back with the failed answer
     assert InboundMessage.objects.get().error == "RuntimeError: the answer cannot be written"
+
+
+def test_a_player_whose_reply_met_a_fault_is_told_nothing_was_changed(
+    duel: Game, alice: User, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The move is rolled back with the answer that failed: its player must not wait
+    for it, believing it made."""
+    from inbound import answers
+
+    def broken(*args: object, **kwargs: object) -> None:
+        raise RuntimeError("the move cannot be described")
+
+    monkeypatch.setattr(answers, "move_lines", broken)
+    before = snapshot(duel)
+
+    handled = reply_to(duel, alice)
+
+    assert handled.outcome == Outcome.MALFORMED and handled.answered
+    assert snapshot(duel) == before
+    answer = last_answer(alice.email)
+    assert "could not be handled" in answer.body_text
+    assert "nothing was changed" in answer.body_text
+    tells_nothing_of(duel, answer.body_text, "bob")
+    row = InboundMessage.objects.get()
+    assert (row.error, row.answer_id) == ("RuntimeError: the move cannot be described", answer.pk)
