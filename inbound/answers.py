@@ -40,6 +40,10 @@ TOO_LARGE = (
     "Your mail was not read: it is larger than the site accepts ({limit} bytes). "
     "Reply with your move alone, without attachments. Nothing was changed."
 )
+FAULT = (
+    "Your mail could not be handled because of a fault of the site: nothing was "
+    "changed. Reply again later, or make your decision on the site."
+)
 EXPIRED = (
     "Your mail was not read: the address you replied to has expired. Reply to your "
     "latest mail from the site instead. Nothing was changed."

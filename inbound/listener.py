@@ -53,7 +53,10 @@ class Handler:
         return "250 OK"
 
     async def handle_DATA(self, server: SMTP, session: Session, envelope: Envelope) -> str:
-        content = envelope.original_content or b""
+        # The envelope's sender, first, as a final delivery agent writes it (RFC 5321
+        # 4.4): the empty one (<>) of a bounce or an automatic reply is never answered.
+        return_path = f"Return-Path: <{(envelope.mail_from or '').strip('<>')}>\r\n".encode()
+        content = return_path + (envelope.original_content or b"")
         loop = asyncio.get_running_loop()
         try:
             outcome = await loop.run_in_executor(None, _handle, content, list(envelope.rcpt_tos))

@@ -17,6 +17,7 @@ import email
 import email.policy
 import hashlib
 import re
+import unicodedata
 from dataclasses import dataclass, field
 from email.message import EmailMessage, Message
 from email.utils import getaddresses
@@ -180,6 +181,10 @@ def _automatic(message: Message, sender: str, subject: str) -> tuple[str, bool]:
         return "a delivery status notification", True
     if sender.startswith(DAEMONS) or BOUNCE_SUBJECT.search(subject):
         return "a delivery failure notice", True
+    # The null reverse-path: only bounces and automatic replies are sent with it
+    # (RFC 5321 4.5.5, RFC 3834 2), and nothing may answer them.
+    if one(message, "Return-Path").replace(" ", "") == "<>":
+        return "an empty return path (Return-Path: <>)", False
     auto = one(message, "Auto-Submitted").lower()
     if auto and auto != "no":
         return f"Auto-Submitted: {auto}", False
@@ -265,8 +270,10 @@ def body_text(message: Message) -> str:
     except Exception:
         return ""
     if plain is not None:
-        return _decoded(plain)[:TEXT_LIMIT]
-    if html is not None:
+        text = _decoded(plain)[:TEXT_LIMIT]
+        if text.strip() or html is None:
+            return text
+    if html is not None:  # some clients send an empty plain part beside the HTML one
         return html_text(_decoded(html)[: TEXT_LIMIT * 5])[:TEXT_LIMIT]
     return ""
 
@@ -316,7 +323,9 @@ def reply_lines(text: str) -> list[str]:
 def _own_lines(text: str) -> list[str]:
     lines = []
     for line in text.split("\n"):
-        line = line.strip()
+        # Without the invisible characters some clients write (a byte order mark,
+        # zero-width spaces, direction marks): "\ufeffmove usa brazil" is a move.
+        line = "".join(c for c in line if unicodedata.category(c) != "Cf").strip()
         if not line or line.startswith(">") or _parser_header(line):
             continue
         lines.append(clean(line[:MAX_LINE]))

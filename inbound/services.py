@@ -93,7 +93,19 @@ def handle_message(
             row = _claim(reading, raw, transport, now)
             if row is None:
                 return Handled("duplicate")
-            return _finish(row, Outcome.MALFORMED, f"{type(failure).__name__}: {failure}")
+            return _fault(row, reading, now, f"{type(failure).__name__}: {failure}")
+
+
+def _fault(row: InboundMessage, reading: Reading, now: datetime, error: str) -> Handled:
+    """The sender of a message that could not be handled is told so (a person only, in
+    words for anyone): otherwise a player would wait for a move that was not made."""
+    if reading.sender and not reading.automatic and not _over_limit(reading.sender, now):
+        try:
+            with transaction.atomic():  # a savepoint: the audit row is kept if this fails
+                return _answer_stranger(row, reading, Outcome.MALFORMED, answers.FAULT, error)
+        except Exception:
+            logger.exception("the answer to a message that could not be handled failed")
+    return _finish(row, Outcome.MALFORMED, error)
 
 
 def _handle(
@@ -328,7 +340,8 @@ def _move(c: _Context, line: str, confirmed: bool, now: datetime) -> Handled:
         return _already(c, None)
     except services.GameError as refusal:
         game.refresh_from_db()
-        text = f"Your move “{line}” was not accepted: {refusal}. Nothing was changed."
+        reason = str(refusal).rstrip(". ")  # the engine's reasons end with a period
+        text = f"Your move “{line}” was not accepted: {reason}. Nothing was changed."
         return _answer(c, Outcome.REFUSED, Answer([text], moves=True), str(refusal))
     if decision.duplicate:
         return _already(c, decision.move)
@@ -350,10 +363,11 @@ def _already(c: _Context, mine: Move | None) -> Handled:
     if mine is None:
         mine = Move.objects.filter(game=game, number=c.token.turn + 1).first()
     made = f": {answers.phrase(game, mine.action)}" if mine is not None else ""
-    text = (
-        f"This decision was already made{made}. Your reply was not applied. "
-        f"{answers.waiting_for(game, c.seat)}"
-    )
+    now_due = answers.waiting_for(game, c.seat)
+    if game.is_active and not game.is_paused and game.to_move_id == c.seat.pk:
+        # Its mail was sent before this reply came: no other mail "follows".
+        now_due = "The game waits for your next decision: reply to the mail that asks for it."
+    text = f"This decision was already made{made}. Your reply was not applied. {now_due}"
     return _answer(c, Outcome.ALREADY, Answer([text]), "already decided")
 
 

@@ -41,6 +41,7 @@ def test_an_out_of_office_reply_is_never_answered_nor_applied(
         "X-Autoreply: yes",
         "Auto-Submitted: auto-generated",
         "List-Id: <games.lists.example.org>",
+        "Return-Path: <>",
     ],
 )
 def test_each_mark_of_an_automatic_message_is_recognised(

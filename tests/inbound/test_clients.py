@@ -65,3 +65,24 @@ def test_an_attachment_is_never_read_as_the_move() -> None:
     reading = read_message(raw)
     assert reading.first_line == "move canada north-asia"
     assert all("invade" not in line for line in reading.lines)
+
+
+def test_an_empty_plain_part_beside_the_html_one_is_not_the_reply() -> None:
+    raw = (
+        b"From: a@example.com\r\nTo: play+x@localhost\r\nSubject: Re: G\r\n"
+        b"MIME-Version: 1.0\r\nContent-Type: multipart/alternative; boundary=b\r\n\r\n"
+        b"--b\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n \r\n"
+        b"--b\r\nContent-Type: text/html; charset=utf-8\r\n\r\n"
+        b"<div>m usa colombia</div><blockquote>move usa brazil</blockquote>\r\n--b--\r\n"
+    )
+    assert read_message(raw).lines == ["m usa colombia"]
+
+
+def test_invisible_characters_around_the_move_are_not_read() -> None:
+    body = "\ufeffmove usa\u200b colombia\u200e\r\n\r\n> quoted\r\n"
+    raw = (
+        "From: a@example.com\r\nTo: play+x@localhost\r\nSubject: Re: G\r\n"
+        "MIME-Version: 1.0\r\nContent-Type: text/plain; charset=utf-8\r\n"
+        f"Content-Transfer-Encoding: 8bit\r\n\r\n{body}"
+    ).encode()
+    assert read_message(raw).lines == ["move usa colombia"]

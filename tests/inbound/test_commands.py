@@ -11,7 +11,7 @@ from games.models import Game, Move
 from inbound.models import InboundMessage
 from inbound.services import handle_message
 from mail.models import OutgoingMail
-from tests.games.factories import snapshot
+from tests.games.factories import STRICT_SETUP, play, seated_game, snapshot
 from tests.games.test_pages_support import position, put_position
 from tests.inbound.helpers import decision_mail, eml, last_answer
 
@@ -55,6 +55,7 @@ def test_an_illegal_move_is_refused_with_the_legal_actions(duel: Game, alice: Us
     answer = last_answer(alice.email).body_text
     assert "Your move “move usa japan” was not accepted" in answer
     assert "Nothing was changed" in answer
+    assert ".." not in answer  # the reason's own period and the sentence's are one
     for action in engine.legal_actions(services.state_of(duel)):
         assert action in answer
 
@@ -70,6 +71,28 @@ def test_the_applied_move_is_answered_with_its_dice_and_what_followed(
     assert "Your decision was recorded: Invade Western Europe from USA" in answer
     assert "rolls" in answer  # the dice, in words
     assert "The game now waits for bob" in answer
+
+
+def test_a_setup_placement_and_a_retreat_in_the_lenient_notation_are_applied(
+    dice, alice: User, bob: User
+) -> None:  # type: ignore[no-untyped-def]
+    game = seated_game(dice, [alice, bob])
+    assert say(game, alice, "Place Small  Alaska") == Outcome.APPLIED
+    assert Move.objects.get(game=game, number=1).action == "place small alaska"
+    play(game, *STRICT_SETUP[1:])
+    # alice's large against bob's large: alice wins, bob retreats from Western Europe.
+    play(game, "invade usa western-europe @ 6 6 6 1 1", dice=dice)
+    game.refresh_from_db()
+    assert game.to_move.user_id == bob.pk
+    retreats = engine.legal_actions(services.state_of(game))
+    assert retreats == ["retreat brazil", "retreat northwest-africa"]
+
+    assert say(game, bob, "retreat scandinavia") == Outcome.REFUSED  # not a retreat now
+    assert say(game, bob, "Retreat to Northwest  Africa.") == Outcome.APPLIED
+
+    assert Move.objects.get(game=game, number=8).action == "retreat northwest-africa"
+    answer = last_answer(bob.email).body_text
+    assert "Your decision was recorded: Retreat to Northwest Africa" in answer
 
 
 def test_a_decision_that_eliminates_the_player_asks_for_confirm(

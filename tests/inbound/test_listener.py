@@ -14,6 +14,7 @@ from django.db.backends.base.base import BaseDatabaseWrapper
 from games.models import Game, Move
 from inbound.listener import controller
 from inbound.models import InboundMessage
+from mail.models import OutgoingMail
 from tests.inbound.helpers import decision_mail, eml
 from tests.integration.helpers import free_port
 
@@ -59,4 +60,23 @@ def test_the_listener_refuses_other_addresses_and_huge_messages(
             smtp.sendmail(alice.email, [mail.reply_to], huge)
         assert "552" in str(too_large.value)
     assert not InboundMessage.objects.exists()
+    assert not Move.objects.filter(game=duel, number=7).exists()
+
+
+def test_mail_from_the_null_sender_is_never_answered(
+    listener: int, duel: Game, alice: AbstractBaseUser
+) -> None:
+    """A bounce or an automatic reply comes from the empty envelope sender (<>), whatever
+    its headers say: answering it could start a loop of mails."""
+    mail = decision_mail(duel, alice)
+    raw = eml(
+        "thunderbird_bottom_posted.eml", FROM=alice.email, REPLY_TO=mail.reply_to, SUBJECT="x"
+    )
+
+    with smtplib.SMTP("127.0.0.1", listener, timeout=20) as smtp:
+        assert smtp.sendmail("", [mail.reply_to], raw) == {}
+
+    row = InboundMessage.objects.get()
+    assert row.outcome == InboundMessage.Outcome.AUTO_REPLY and row.answer is None
+    assert not OutgoingMail.objects.filter(kind="reply").exists()
     assert not Move.objects.filter(game=duel, number=7).exists()

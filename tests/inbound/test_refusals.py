@@ -130,6 +130,24 @@ def test_a_token_for_a_decision_made_on_the_web_is_already_decided(duel: Game, a
     assert not Move.objects.filter(game=duel, number=8).exists()
 
 
+def test_a_reply_to_an_old_decision_mail_points_to_the_decision_due_now(
+    duel: Game, alice: User
+) -> None:
+    old = decision_mail(duel, alice)
+    services.submit_move(duel.pk, alice, "grow alaska", 6)
+    services.submit_move(duel.pk, duel.seats.exclude(user=alice).get().user, "grow scandinavia", 7)
+    before = snapshot(duel)
+    raw = eml("gmail_top_posted.eml", FROM=alice.email, REPLY_TO=old.reply_to, SUBJECT="x")
+
+    assert handle_message(raw, transport="pipe").outcome == Outcome.ALREADY
+
+    assert snapshot(duel) == before
+    answer = last_answer(alice.email).body_text
+    assert "already made: Grow the piece in Alaska" in answer
+    assert "reply to the mail that asks for it" in answer
+    assert "mail follows" not in answer  # it was sent before this reply came
+
+
 def test_a_reply_after_the_deadline_is_refused(duel: Game, alice: User) -> None:
     Game.objects.filter(pk=duel.pk).update(deadline=timezone.now() - timedelta(minutes=1))
     before = snapshot(duel)
@@ -229,3 +247,28 @@ def test_a_fault_while_handling_is_recorded_and_changes_nothing(
     assert handled.outcome == Outcome.MALFORMED
     assert snapshot(duel) == before  # the move was rolled back with the failed answer
     assert InboundMessage.objects.get().error == "RuntimeError: the answer cannot be written"
+
+
+def test_a_player_whose_reply_met_a_fault_is_told_nothing_was_changed(
+    duel: Game, alice: User, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The move is rolled back with the answer that failed: its player must not wait
+    for it, believing it made."""
+    from inbound import answers
+
+    def broken(*args: object, **kwargs: object) -> None:
+        raise RuntimeError("the move cannot be described")
+
+    monkeypatch.setattr(answers, "move_lines", broken)
+    before = snapshot(duel)
+
+    handled = reply_to(duel, alice)
+
+    assert handled.outcome == Outcome.MALFORMED and handled.answered
+    assert snapshot(duel) == before
+    answer = last_answer(alice.email)
+    assert "could not be handled" in answer.body_text
+    assert "nothing was changed" in answer.body_text
+    tells_nothing_of(duel, answer.body_text, "bob")
+    row = InboundMessage.objects.get()
+    assert (row.error, row.answer_id) == ("RuntimeError: the move cannot be described", answer.pk)
