@@ -4,10 +4,15 @@ turned into at most one action, answered by mail in the same transaction.
 
 The order of the checks: a message already handled (same Message-ID) is left alone;
 a program's message (an out-of-office reply, a bounce) is never answered, and a bounce
-marks its failed address; a sender over the hourly limit is not answered; then the
-reply token and the sender must match a player who still holds the token's seat, or
-the answer says nothing about any game. Only then is the first line read: a move (for
-the token's decision), ``confirm``, ``board``, ``moves`` or ``help``.
+marks its failed address; then the reply token and the sender must match a player who
+still holds the token's seat, or the answer says nothing about any game, and such an
+answer goes to one address at most once an hour (no backscatter to forged senders, no
+loop with a program that does not say it is one); a player over the hourly limit is not
+answered. Only then is the first line read: a move (for the token's decision),
+``confirm``, ``board``, ``moves`` or ``help``.
+
+The hourly limit counts a player's own authenticated messages only: mail forged in a
+player's name (their From, without their token) can never use up their limit.
 """
 
 from __future__ import annotations
@@ -99,7 +104,7 @@ def handle_message(
 def _fault(row: InboundMessage, reading: Reading, now: datetime, error: str) -> Handled:
     """The sender of a message that could not be handled is told so (a person only, in
     words for anyone): otherwise a player would wait for a move that was not made."""
-    if reading.sender and not reading.automatic and not _over_limit(reading.sender, now):
+    if reading.sender and not reading.automatic:
         try:
             with transaction.atomic():  # a savepoint: the audit row is kept if this fails
                 return _answer_stranger(row, reading, Outcome.MALFORMED, answers.FAULT, error)
@@ -118,8 +123,6 @@ def _handle(
         return _finish(row, Outcome.MALFORMED, error)
     if reading.automatic:
         return _automatic(row, reading, now)
-    if _over_limit(reading.sender, now):
-        return _finish(row, Outcome.LIMITED, "over the sender's hourly limit")
     if not reading.sender:
         return _finish(row, Outcome.REJECTED, "no single From address")
     if too_large:
@@ -201,18 +204,30 @@ def _token_addresses(reading: Reading) -> list[str]:
     return found
 
 
-def _over_limit(sender: str, now: datetime) -> bool:
-    if not sender:
-        return False
+def _over_limit(user: AbstractBaseUser, now: datetime) -> bool:
+    """The player sent the most messages an hour allows (their authenticated ones: the
+    audit rows that name them; this message's row does not yet)."""
     since = now - timedelta(hours=1)
-    sent = InboundMessage.objects.filter(sender=sender, received_at__gt=since).count()
-    return sent > settings.INBOUND_PER_SENDER_PER_HOUR  # this message's row counts too
+    sent = InboundMessage.objects.filter(user=user, received_at__gt=since).count()
+    return sent >= settings.INBOUND_PER_SENDER_PER_HOUR
+
+
+def _stranger_answered_lately(sender: str, now: datetime) -> bool:
+    """An answer that names no game went to this address within the hour."""
+    since = now - timedelta(hours=1)
+    return InboundMessage.objects.filter(
+        sender=sender, user__isnull=True, answer__isnull=False, received_at__gt=since
+    ).exists()
 
 
 def _answer_stranger(
     row: InboundMessage, reading: Reading, outcome: str, text: str, error: str
 ) -> Handled:
-    """An answer that names no game and no player: the sender may be anyone."""
+    """An answer that names no game and no player: the sender may be anyone, so such an
+    answer goes to an address at most once an hour (the sender may be forged: its owner
+    gets no flood of answers; or a program: no endless exchange)."""
+    if _stranger_answered_lately(reading.sender, row.received_at):
+        return _finish(row, outcome, f"{error}; not answered: answered within the hour")
     mail = answers.queue_answer(
         Answer([text]), key=f"inbound:{row.pk}", to=reading.sender, subject=reading.subject
     )
@@ -249,6 +264,8 @@ def _from_a_person(row: InboundMessage, reading: Reading, now: datetime) -> Hand
         return _answer_stranger(
             row, reading, Outcome.REJECTED, answers.EXPIRED, "the token expired"
         )
+    if _over_limit(user, now):
+        return _finish(row, Outcome.LIMITED, "over the player's hourly limit", user=user, game=game)
     row.user, row.game, row.turn = user, game, token.turn if token.for_decision else None
     reply_address = next(
         (a for a in reading.recipients if replyto.token_of(a) == row.token), address

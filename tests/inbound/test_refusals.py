@@ -220,13 +220,41 @@ def test_bytes_that_are_no_message_are_audited_and_never_answered(duel: Game, ra
     assert not OutgoingMail.objects.filter(kind="reply").exists()
 
 
-def test_a_sender_over_the_hourly_limit_is_not_answered(duel: Game, alice: User, settings) -> None:  # type: ignore[no-untyped-def]
-    settings.INBOUND_PER_SENDER_PER_HOUR = 2
+def test_a_stranger_is_answered_once_an_hour(duel: Game, alice: User) -> None:
+    """No flood of answers to a forged sender, no endless exchange with a program."""
     outcomes = [
         reply_to(duel, alice, "gmail_top_posted.eml", sender=MALLORY).outcome for _ in "abc"
     ]
-    assert outcomes == [Outcome.REJECTED, Outcome.REJECTED, Outcome.LIMITED]
-    assert len(answers_to(MALLORY)) == 2
+
+    assert outcomes == [Outcome.REJECTED] * 3
+    assert len(answers_to(MALLORY)) == 1
+    assert InboundMessage.objects.filter(error__contains="answered within the hour").count() == 2
+
+
+def test_a_player_over_the_hourly_limit_is_not_answered(duel: Game, alice: User, settings) -> None:  # type: ignore[no-untyped-def]
+    settings.INBOUND_PER_SENDER_PER_HOUR = 2
+    before = snapshot(duel)
+
+    outcomes = [reply_to(duel, alice, "plain_text_client.eml").outcome for _ in "abc"]
+
+    assert outcomes[2] == Outcome.LIMITED
+    assert len(answers_to(alice.email)) == 2
+    assert InboundMessage.objects.filter(outcome=Outcome.LIMITED, user=alice).count() == 1
+    assert before != snapshot(duel)  # the first reply's move stood; the limit undoes nothing
+
+
+def test_mail_forged_in_a_players_name_never_uses_up_their_limit(
+    duel: Game, alice: User, settings
+) -> None:  # type: ignore[no-untyped-def]
+    settings.INBOUND_PER_SENDER_PER_HOUR = 2
+    for _ in range(5):  # alice's address, but no token of hers
+        forged = reply_to(duel, alice, address="play@localhost")
+        assert forged.outcome == Outcome.REJECTED
+
+    handled = reply_to(duel, alice, "gmail_top_posted.eml")
+
+    assert handled.outcome == Outcome.APPLIED
+    assert duel.moves.filter(source=Move.Source.EMAIL).count() == 1
 
 
 def test_a_fault_while_handling_is_recorded_and_changes_nothing(
