@@ -185,10 +185,14 @@ def replay_after(season: Season | None, game_id: int, ranks: dict[int, int]) -> 
     field = _key_field(season)
     list(Rating.objects.select_for_update().filter(_pool(season)).order_by(field).values("pk"))
     entries = journal_rows(season)
-    position = next((i for i, e in enumerate(entries) if e.game_id == game_id), None)
-    if position is None:
+    # Whole games, in the order their first rows were written: two games of different
+    # players rated at the same moment may interleave their rows.
+    order = list(dict.fromkeys(e.game_id for e in entries))
+    if game_id not in order:
         return 0
-    earlier, later = entries[:position], entries[position:]
+    replayed = set(order[order.index(game_id) :])
+    earlier = [e for e in entries if e.game_id not in replayed]
+    later = [e for e in entries if e.game_id in replayed]
     results = results_of(later, season)
     results[0] = journal.with_rank(results[0], ranks)
     before = _states_from(earlier, season)

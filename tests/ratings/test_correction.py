@@ -99,3 +99,34 @@ def test_a_correction_to_a_tie_rates_the_tied_players_alike(
     assert {
         k: (s.rating.mu, s.rating.sigma, s.games) for k, s in pools.recompute(None).items()
     } == _global()
+
+
+def test_a_correction_keeps_each_game_whole_when_journal_rows_interleave(
+    alice: Any, bob: Any, carol: Any, dave: Any
+) -> None:
+    """Two games of different players rated at the same moment may interleave their
+    journal rows; replaying from one of them takes whole games, never half of the other."""
+    first = played([alice, bob], [[1], [2]])
+    second = played([carol, dave], [[1], [2]])
+    rows = list(JournalEntry.objects.filter(season__isnull=True).order_by("pk"))
+    assert [r.game_id for r in rows] == [first.pk, first.pk, second.pk, second.pk]
+    # Renumber to first, second, first, second, as two concurrent inserts may leave them.
+    top = max(r.pk for r in rows) + 100
+    wanted = [rows[0], rows[2], rows[1], rows[3]]
+    for offset, row in enumerate(wanted):
+        JournalEntry.objects.filter(pk=row.pk).update(id=top + offset)
+    first_rows = {
+        r.user_id: (r.mu_after, r.sigma_after) for r in JournalEntry.objects.filter(game=first)
+    }
+
+    seats = {s.number: s.pk for s in second.seats.all()}
+    pools.correct(second, {seats[1]: 2, seats[2]: 1})
+
+    assert {
+        r.user_id: (r.mu_after, r.sigma_after) for r in JournalEntry.objects.filter(game=first)
+    } == first_rows
+    flipped = {r.seat: r.rank for r in JournalEntry.objects.filter(game=second)}
+    assert flipped == {1: 2, 2: 1}
+    assert {
+        k: (s.rating.mu, s.rating.sigma, s.games) for k, s in pools.recompute(None).items()
+    } == _global()
