@@ -246,6 +246,10 @@ def _from_a_person(row: InboundMessage, reading: Reading, now: datetime) -> Hand
             continue
         row.token = candidate[:120]
         break
+    if token is not None and Game.objects.filter(pk=token.game_id).exists():
+        # A genuine token names its game even when its sender is refused, so the game's
+        # organisers see the attempt in the audit (the answer still names nothing).
+        row.game_id = token.game_id
     if token is None:
         why = "a reply token that is not valid" if tokens else "no reply token"
         return _answer_stranger(row, reading, Outcome.REJECTED, stranger, why)

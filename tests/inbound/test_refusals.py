@@ -79,7 +79,9 @@ def test_a_strangers_reply_with_a_real_token_is_refused_and_told_nothing(
     [answer] = answers_to(MALLORY)
     tells_nothing_of(duel, answer.body_text, "alice", "bob", "blue", "purple")
     assert answer.to_user_id is None and answer.inline_kind == ""
-    assert InboundMessage.objects.get().error == "sender is not the token's player"
+    audit = InboundMessage.objects.get()
+    assert audit.error == "sender is not the token's player"
+    assert audit.game_id == duel.pk and audit.user_id is None  # its organisers see it
 
 
 def test_a_reply_without_a_token_is_refused(duel: Game, alice: User) -> None:
