@@ -281,7 +281,8 @@ def empty_outbox() -> None:
     from django.db import connection
 
     with connection.cursor() as cursor:
-        cursor.execute("TRUNCATE mail_outgoingmail RESTART IDENTITY")
+        # CASCADE: the audit of received mail points at the answers it sent.
+        cursor.execute("TRUNCATE mail_outgoingmail RESTART IDENTITY CASCADE")
 
 
 # --- the two phases ------------------------------------------------------------------
