@@ -16,6 +16,15 @@ class StaleForm(GameError):
     pass
 
 
+class IllegalMove(GameError):
+    """The text is not a legal action now. The message lists the legal actions;
+    ``reason`` says why without them (for answers that list the actions themselves)."""
+
+    def __init__(self, message: str, reason: str) -> None:
+        super().__init__(message)
+        self.reason = reason
+
+
 class NeedsConfirmation(GameError):
     """R15: the decision leaves its player's home continent empty, eliminating them;
     the player must confirm it. Nothing was changed."""

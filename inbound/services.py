@@ -361,7 +361,8 @@ def _move(c: _Context, line: str, confirmed: bool, now: datetime) -> Handled:
         return _already(c, None)
     except services.GameError as refusal:
         game.refresh_from_db()
-        reason = str(refusal).rstrip(". ")  # the engine's reasons end with a period
+        # The reason without the engine's list of legal actions: the answer lists them.
+        reason = getattr(refusal, "reason", str(refusal)).rstrip(". ")
         text = f"Your move “{line}” was not accepted: {reason}. Nothing was changed."
         return _answer(c, Outcome.REFUSED, Answer([text], moves=True), str(refusal))
     if decision.duplicate:

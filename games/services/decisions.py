@@ -14,7 +14,7 @@ from django.db.models import Max, Q
 from games import engine
 from games.engine import eliminates_mover
 from games.engine.bots import BOTS
-from games.errors import GameError, NeedsConfirmation, NotYourDecision, StaleForm
+from games.errors import IllegalMove, NeedsConfirmation, NotYourDecision, StaleForm
 from games.models import Game, Move, Seat
 from games.selectors import ACTIVE
 from games.services.core import (
@@ -82,7 +82,7 @@ def _apply(
     try:
         action = engine.parse_action(state, text)
     except engine.IllegalAction as refusal:
-        raise GameError(str(refusal)) from None
+        raise IllegalMove(str(refusal), refusal.reason) from None
     if not confirmed and eliminates_mover(state, action):
         raise NeedsConfirmation(action, game.board)
     move = _record(game, seat, state, action, source, actor)

@@ -58,6 +58,7 @@ def test_an_illegal_move_is_refused_with_the_legal_actions(duel: Game, alice: Us
     assert ".." not in answer  # the reason's own period and the sentence's are one
     for action in engine.legal_actions(services.state_of(duel)):
         assert action in answer
+    assert "Legal actions now" not in answer  # listed once, under what alice can do
 
 
 def test_the_applied_move_is_answered_with_its_dice_and_what_followed(
