@@ -3,14 +3,15 @@ format and settings (the points table, the tie-break order, the R28 house rule),
 rounds with each table's players, seats, homes and game, its byes, the round robin's
 published schedule, and the standings with every tie-break value.
 
-A plain dictionary of JSON values (times as datetimes), so the page and the JSON
-document never disagree.
+A plain dictionary of JSON values (times stay datetimes for the page; the JSON encoder
+writes them in ISO 8601), so the page and the JSON document never disagree.
 Each game's own record (``/games/<id>/record.json``) stays the source of its result.
 """
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
+from dataclasses import asdict
+from datetime import timedelta
 from typing import Any
 
 from django.urls import reverse
@@ -18,9 +19,10 @@ from django.urls import reverse
 from games.engine import BOARDS
 from tournaments import history
 from tournaments.core import pairing
+from tournaments.core.roundrobin import Schedule
 from tournaments.core.standings import STEPS
 from tournaments.models import Bye, Entry, Table, TableSeat, Tournament
-from tournaments.rounds import schedule_of
+from tournaments.rounds import RANKINGS, schedule_of
 
 FORMAT_VERSION = 1
 
@@ -32,29 +34,25 @@ TIE_BREAKS = {
     "draw": "A draw from the event's seed (lowest first)",
 }
 
-ADJUDICATION_ORDER = {
-    Tournament.Adjudication.TERRITORIES: [
-        "territories held",
-        "size of pieces",
-        "elimination order",
-    ],
-    Tournament.Adjudication.PIECES: ["size of pieces", "territories held", "elimination order"],
-}
-
-
-def _time(value: datetime | None) -> datetime | None:
-    """Times stay datetimes for the page; the JSON encoder writes them in ISO 8601."""
-    return value
+# The words for the ranking keys of ``rounds.RANKINGS`` (the R28 house rule).
+RANKING_WORDS = {"territories": "territories held", "pips": "size of pieces"}
 
 
 def _seconds(value: timedelta) -> int:
     return int(value.total_seconds())
 
 
-def planned_rounds(event: Tournament) -> int | None:
+def published_schedule(event: Tournament) -> Schedule | None:
+    """The round robin's schedule, published once round 1 is paired; else None."""
+    if event.format != Tournament.Format.ROUND_ROBIN or not event.rounds.exists():
+        return None
+    return schedule_of(event)
+
+
+def planned_rounds(event: Tournament, schedule: Schedule | None) -> int | None:
     """How many rounds the event plays, where that is known before they are played: the
-    Swiss rounds (fixed, or the recommended number for the field); None for
-    eliminations, whose length follows the results."""
+    Swiss rounds (fixed, or the recommended number for the field), the round robin's
+    published schedule; None for eliminations, whose length follows the results."""
     if event.format in (Tournament.Format.SWISS, Tournament.Format.SWISS_CUT):
         if event.swiss_rounds:
             return event.swiss_rounds
@@ -62,12 +60,12 @@ def planned_rounds(event: Tournament) -> int | None:
             status__in=[Entry.Status.REGISTERED, Entry.Status.CHECKED_IN]
         ).count()
         return pairing.recommended_rounds(max(field, 2), history.table_sizes(event))
-    if event.format == Tournament.Format.ROUND_ROBIN and event.rounds.exists():
-        return len(schedule_of(event).rounds)
+    if schedule is not None:
+        return len(schedule.rounds)
     return None
 
 
-def settings_of(event: Tournament) -> dict[str, Any]:
+def settings_of(event: Tournament, schedule: Schedule | None) -> dict[str, Any]:
     table = history.points_table(event)
     sizes = history.table_sizes(event)
     return {
@@ -84,7 +82,7 @@ def settings_of(event: Tournament) -> dict[str, Any]:
         "table_sizes": list(sizes.allowed),
         "two_player_tables": event.two_player_tables,
         "swiss_rounds": event.swiss_rounds,
-        "planned_rounds": planned_rounds(event),
+        "planned_rounds": planned_rounds(event, schedule),
         "cut_size": event.cut_size,
         "advance_per_table": event.advance_per_table,
         "seats": event.first_player,
@@ -92,7 +90,10 @@ def settings_of(event: Tournament) -> dict[str, Any]:
         "house_rule": {
             "rule": "R28",
             "name": "turn limit: games still running at a round's deadline are adjudicated",
-            "ranking": ADJUDICATION_ORDER[Tournament.Adjudication(event.adjudication)],
+            "ranking": [
+                RANKING_WORDS[key] for key in RANKINGS[Tournament.Adjudication(event.adjudication)]
+            ]
+            + ["elimination order"],
         },
         "points_table": {
             "name": event.get_points_display(),
@@ -102,9 +103,9 @@ def settings_of(event: Tournament) -> dict[str, Any]:
             "bye": table.win,
         },
         "tie_breaks": [{"step": step, "meaning": TIE_BREAKS[step]} for step in STEPS],
-        "registration_closes_at": _time(event.registration_closes_at),
-        "check_in_opens_at": _time(event.check_in_opens_at),
-        "starts_at": _time(event.starts_at),
+        "registration_closes_at": event.registration_closes_at,
+        "check_in_opens_at": event.check_in_opens_at,
+        "starts_at": event.starts_at,
         "cap": event.cap,
         "late_join_until_round": event.late_join_until_round,
         "review_pairings": event.review_pairings,
@@ -138,7 +139,7 @@ def _game_state(table: Table) -> dict[str, Any] | None:
         "status": game.status,
         "status_name": game.get_status_display(),
         "turn": game.turn_number,
-        "deadline": _time(game.deadline),
+        "deadline": game.deadline,
     }
 
 
@@ -165,9 +166,9 @@ def _rounds(event: Tournament, names: dict[int, str]) -> list[dict[str, Any]]:
                 "stage": made.stage,
                 "status": made.status,
                 "seed": made.seed,
-                "started_at": _time(made.started_at),
-                "deadline": _time(made.deadline),
-                "finished_at": _time(made.finished_at),
+                "started_at": made.started_at,
+                "deadline": made.deadline,
+                "finished_at": made.finished_at,
                 "costs": made.costs,
                 "tables": [
                     _table(table, seats_of.get(table.pk, []), names, homes)
@@ -207,15 +208,13 @@ def _table(
         ],
         "result": table.result,
         "result_source": table.result_source,
-        "finished_at": _time(table.finished_at),
+        "finished_at": table.finished_at,
     }
 
 
-def _schedule(event: Tournament, names: dict[int, str]) -> list[dict[str, Any]] | None:
-    """The round robin's published schedule (known from round 1 on), else None."""
-    if event.format != Tournament.Format.ROUND_ROBIN or not event.rounds.exists():
+def _schedule(schedule: Schedule | None, names: dict[int, str]) -> list[dict[str, Any]] | None:
+    if schedule is None:
         return None
-    schedule = schedule_of(event)
     return [
         {
             "number": scheduled.number,
@@ -233,22 +232,7 @@ def _standings(event: Tournament, names: dict[int, str]) -> list[dict[str, Any]]
     if not event.rounds.exists():
         return []
     return [
-        {
-            "rank": line.rank,
-            "player": line.player,
-            "name": names.get(line.player, ""),
-            "points": line.points,
-            "games": line.games,
-            "byes": line.byes,
-            "opponents": line.opponents,
-            "outfinished": line.outfinished,
-            "outfinished_share": line.outfinished_share,
-            "opponents_average": line.opponents_average,
-            "score_share": line.score_share,
-            "draw": line.draw,
-            "withdrawn": line.withdrawn,
-            "separated_by": line.separated_by,
-        }
+        {**asdict(line), "name": names.get(line.player, "")}
         for line in history.standings(event).lines
     ]
 
@@ -257,6 +241,7 @@ def event_report(event: Tournament) -> dict[str, Any]:
     """The whole event as JSON values (see the module's docstring)."""
     entries = _players(event)
     names = {pk: entry.name for pk, entry in entries.items()}
+    schedule = published_schedule(event)
     return {
         "version": FORMAT_VERSION,
         "id": event.pk,
@@ -267,8 +252,8 @@ def event_report(event: Tournament) -> dict[str, Any]:
         "format_name": event.get_format_display(),
         "status": event.status,
         "public": event.is_public,
-        "finished_at": _time(event.finished_at),
-        "settings": settings_of(event),
+        "finished_at": event.finished_at,
+        "settings": settings_of(event, schedule),
         "players": [
             _player(entry)
             for entry in entries.values()
@@ -276,6 +261,6 @@ def event_report(event: Tournament) -> dict[str, Any]:
         ],
         "waiting": [_player(e) for e in entries.values() if e.status == Entry.Status.WAITING],
         "rounds": _rounds(event, names),
-        "schedule": _schedule(event, names),
+        "schedule": _schedule(schedule, names),
         "standings": _standings(event, names),
     }
