@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar
 
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
@@ -14,6 +14,8 @@ from games.views import sign_in_first
 from tournaments import report, selectors, services
 from tournaments.errors import TournamentError
 from tournaments.models import Entry, League, Membership, Tournament
+
+T = TypeVar("T")
 
 
 @require_GET
@@ -56,14 +58,19 @@ def league(request: HttpRequest, slug: str) -> HttpResponse:
     return render(request, "tournaments/league.html", context)
 
 
-def _league_post(request: HttpRequest, slug: str, act: Callable[[League], str]) -> HttpResponse:
-    league = _league(request, slug)
+def _tell(request: HttpRequest, act: Callable[[T], str], subject: T) -> None:
+    """Run one service call for a POST: what it did, or its refusal, becomes a message."""
     try:
-        done = act(league)
+        done = act(subject)
     except TournamentError as refusal:
         messages.error(request, f"Refused: {refusal}. Nothing was changed.")
     else:
         messages.success(request, done)
+
+
+def _league_post(request: HttpRequest, slug: str, act: Callable[[League], str]) -> HttpResponse:
+    league = _league(request, slug)
+    _tell(request, act, league)
     return redirect("tournaments:league", slug=league.slug)
 
 
@@ -171,12 +178,7 @@ def _tournament_post(
     request: HttpRequest, league_slug: str, slug: str, act: Callable[[Tournament], str]
 ) -> HttpResponse:
     event = _tournament(request, league_slug, slug)
-    try:
-        done = act(event)
-    except TournamentError as refusal:
-        messages.error(request, f"Refused: {refusal}. Nothing was changed.")
-    else:
-        messages.success(request, done)
+    _tell(request, act, event)
     return redirect("tournaments:tournament", league_slug=event.league.slug, slug=event.slug)
 
 
