@@ -29,6 +29,7 @@ from django.utils.html import format_html
 from games import engine, options, services
 from games.describe import sentence
 from games.models import Game, Move, Seat
+from ww5site.readonly import ReadOnlyAdminMixin
 
 
 def can_view_games(request: HttpRequest) -> bool:
@@ -120,7 +121,7 @@ class ReplaceForm(ForfeitForm):
 # --- inlines -------------------------------------------------------------------------
 
 
-class ReadOnlyInline(admin.TabularInline):
+class ReadOnlyInline(ReadOnlyAdminMixin, admin.TabularInline):
     """Shown with the game, never edited there: seats change only through services."""
 
     extra = 0
@@ -128,15 +129,6 @@ class ReadOnlyInline(admin.TabularInline):
 
     def has_view_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return can_view_games(request)
-
-    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
 
 
 class SeatInline(ReadOnlyInline):
@@ -184,7 +176,7 @@ class MoveInline(ReadOnlyInline):
 
 
 @admin.register(Move)
-class MoveAdmin(admin.ModelAdmin):
+class MoveAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
     """The move log is the source of truth: nobody adds, edits or deletes a row."""
 
     list_display = ("game", "number", "player", "action", "source", "actor", "created_at")
@@ -197,15 +189,6 @@ class MoveAdmin(admin.ModelAdmin):
     @admin.display(description="player")
     def player(self, move: Move) -> str:
         return seat_label(move.seat)
-
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
 
 
 # --- games ---------------------------------------------------------------------------

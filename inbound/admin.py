@@ -13,6 +13,7 @@ from django.http import HttpRequest
 from games.models import Game
 from games.selectors import is_named_organiser
 from inbound.models import InboundMessage
+from ww5site.readonly import ReadOnlyAdminMixin
 
 
 def sees_all(request: HttpRequest) -> bool:
@@ -21,7 +22,9 @@ def sees_all(request: HttpRequest) -> bool:
 
 
 @admin.register(InboundMessage)
-class InboundMessageAdmin(admin.ModelAdmin):
+class InboundMessageAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
+    """The audit is written by the services only."""
+
     list_display = ("received_at", "sender", "game", "turn", "command", "outcome", "transport")
     list_filter = ("outcome", "transport")
     search_fields = ("sender", "message_id", "subject", "command")
@@ -46,13 +49,3 @@ class InboundMessageAdmin(admin.ModelAdmin):
 
     def has_module_permission(self, request: HttpRequest) -> bool:
         return self.has_view_permission(request)
-
-    # The audit is written by the services only.
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False

@@ -2,18 +2,17 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.contrib import admin, messages
 from django.db.models import QuerySet
 from django.http import HttpRequest
 
 from mail import services
 from mail.models import OutgoingMail
+from ww5site.readonly import ReadOnlyAdminMixin
 
 
 @admin.register(OutgoingMail)
-class OutgoingMailAdmin(admin.ModelAdmin):
+class OutgoingMailAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
     list_display = (
         "id",
         "to_address",
@@ -68,12 +67,3 @@ class OutgoingMailAdmin(admin.ModelAdmin):
 
     def has_requeue_permission(self, request: HttpRequest) -> bool:
         return request.user.has_perm("mail.change_outgoingmail")
-
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False

@@ -17,6 +17,7 @@ from ratings.errors import RatingError
 from ratings.models import JournalEntry, Ladder, LadderPlayer
 from tournaments.admin import LeagueScopedAdmin
 from tournaments.selectors import is_site_staff
+from ww5site.readonly import ReadOnlyAdminMixin
 
 LADDER_FIELDS = [
     f.name
@@ -105,7 +106,7 @@ class LadderPlayerAdmin(LeagueScopedAdmin):
 
 
 @admin.register(JournalEntry)
-class JournalEntryAdmin(admin.ModelAdmin):
+class JournalEntryAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
     """The rating journal, read only, for site staff."""
 
     list_display = ("game", "season", "user", "player", "rank", "mu_after", "sigma_after")
@@ -116,12 +117,3 @@ class JournalEntryAdmin(admin.ModelAdmin):
 
     def has_view_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return is_site_staff(request.user)
-
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
