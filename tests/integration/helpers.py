@@ -3,7 +3,8 @@
 - ``SmtpSink``: an SMTP server (aiosmtpd) on a free localhost port that keeps every mail
   it accepts; it can hold the first session at RCPT until the test releases it.
 - ``CeleryProcesses``: a Celery worker and a Celery beat, each a subprocess of
-  ``python -m celery -A ww5site``, with their output kept in files.
+  ``python -m celery -A ww5site`` (or of another ``celery`` program), with their output
+  kept in files.
 - ``RedisServer``: a private redis-server on a free localhost port, for a test to stop
   and start again.
 - ``WebServer``: the site served by a subprocess (gunicorn, or ``manage.py runserver``)
@@ -25,7 +26,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from email.message import EmailMessage
 from html.parser import HTMLParser
@@ -180,11 +181,18 @@ class Running:
 
 
 class CeleryProcesses:
-    """Celery workers and a beat as subprocesses, with the given environment."""
+    """Celery workers and a beat as subprocesses, with the given environment; ``celery``:
+    the command that runs Celery (by default this Python's)."""
 
-    def __init__(self, directory: Path, env: dict[str, str]) -> None:
+    def __init__(
+        self,
+        directory: Path,
+        env: dict[str, str],
+        celery: Sequence[str] = (sys.executable, "-m", "celery"),
+    ) -> None:
         self.directory = directory
         self.env = env
+        self.celery = list(celery)
         self.running: dict[str, Running] = {}
         self.stopped: dict[str, Running] = {}
 
@@ -193,7 +201,7 @@ class CeleryProcesses:
         log_path = self.directory / f"{name}.log"
         log_file = log_path.open("wb")
         process = subprocess.Popen(
-            [sys.executable, "-m", "celery", "-A", "ww5site", *arguments],
+            [*self.celery, "-A", "ww5site", *arguments],
             cwd=REPOSITORY,
             env={**self.env, **env},
             stdin=subprocess.DEVNULL,
@@ -219,6 +227,10 @@ class CeleryProcesses:
             lambda: f"celery {running.name} to print {text!r}:\n{self.log(running.name)}",
             every=0.05,
         )
+
+    def start(self, name: str, arguments: list[str], ready: str, seconds: float = 30) -> None:
+        """``celery -A ww5site`` with ``arguments``; returns once it printed ``ready``."""
+        self._wait_for_line(self._start(name, arguments, {}), ready, seconds)
 
     def start_worker(self, name: str, pool: str = "solo", concurrency: int = 1, **env: str) -> None:
         """A worker, by default with the solo pool; ``env``: more environment. Returns once
@@ -432,17 +444,18 @@ def gunicorn_server(env: dict[str, str], directory: Path) -> WebServer:
     return WebServer([*command, "--workers=1"], port, env, directory)
 
 
-def manage(*arguments: str, env: dict[str, str]) -> str:
-    """``manage.py`` with these arguments; its standard output. Fails on a non-zero exit."""
+def manage(*arguments: str, env: dict[str, str], python: str = sys.executable) -> str:
+    """``manage.py`` with these arguments (run by ``python``); its standard output. Fails
+    on a non-zero exit."""
     done = subprocess.run(
-        [sys.executable, "manage.py", *arguments],
+        [python, "manage.py", *arguments],
         cwd=REPOSITORY,
         env=env,
         capture_output=True,
         text=True,
         timeout=120,
     )
-    assert done.returncode == 0, f"manage.py {' '.join(arguments)}:\n{done.stderr}"
+    assert done.returncode == 0, f"manage.py {' '.join(arguments)}:\n{done.stdout}{done.stderr}"
     return done.stdout
 
 
