@@ -409,6 +409,13 @@ REDIS_URL = os.environ.get("REDIS_URL", "")
 CELERY_BROKER_URL = REDIS_URL or "memory://"
 CELERY_TASK_ALWAYS_EAGER = not REDIS_URL
 CELERY_TASK_EAGER_PROPAGATES = True
+# A worker whose broker is down (at start or later: a Redis restart, an outage) keeps
+# trying to reach it, every 2 s at first and at most every 30 s, for as long as it takes:
+# with Celery's default limit of 100 tries it would exit after some 45 minutes, leaving
+# the bots, the mail and the sweeps stopped once the broker came back.
+CELERY_BROKER_CONNECTION_RETRY = True
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+CELERY_BROKER_CONNECTION_MAX_RETRIES = None
 # A worker reserves as many tasks as it runs at once (its concurrency; a send_mail task
 # is acknowledged only when done), not four times as many: the tasks a killed worker
 # held wait for the outbox sweep (MAIL_SEND_LOST_AFTER_SECONDS), and a busy worker
