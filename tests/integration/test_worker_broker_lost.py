@@ -77,7 +77,8 @@ def worker(
 
 
 def queue_through(broker: RedisServer, to_address: str) -> None:
-    """An outbox row and its send task, handed to ``broker``."""
+    """An outbox row and its send task, handed to ``broker`` (``queue_mail`` would hand
+    the task to this process's own broker, not the test's)."""
     mail = OutgoingMail.objects.create(
         to_address=to_address,
         kind="account",
