@@ -198,8 +198,8 @@ def replace_player(
         if seat is None:
             raise GameError("there is no such seat in this game")
         before, previous = seat.display_name, seat.user
-        seat.user, seat.bot, seat.missed, seat.muted = user, "", 0, False
-        seat.save(update_fields=["user", "bot", "missed", "muted"])
+        seat.user, seat.bot, seat.name, seat.missed, seat.muted = user, "", "", 0, False
+        seat.save(update_fields=["user", "bot", "name", "missed", "muted"])
         game.__dict__.pop("_seat_list", None)  # read again, with the new player's profile
         seat = next(s for s in seats_of(game) if s.pk == seat_id)
         colour = f" ({seat.player_name})" if seat.home else ""
