@@ -110,6 +110,8 @@ class Game(models.Model):
     created_at = models.DateTimeField(default=timezone.now)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+    # When an organiser last corrected the result (the game log keeps why and how).
+    result_corrected_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["-created_at"]
@@ -259,6 +261,7 @@ class GameEvent(models.Model):
         ABANDON = "abandon", "Abandoned"
         RESIGN = "resign", "Resigned"
         ADJUDICATE = "adjudicate", "Ended under a turn limit"
+        CORRECT = "correct", "Result corrected"
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="events")
     kind = models.CharField(max_length=10, choices=Kind)
