@@ -244,11 +244,7 @@ def correct_result(
         ):
             raise GameError("a result ranks every player of the game")
         before = {str(s.number): s.rank for s in seats}
-        for seat in seats:
-            seat.rank = ranks[seat.pk]
-            seat.save(update_fields=["rank"])
-        first = [s for s in seats if s.rank == 1]
-        game.winner = first[0] if len(first) == 1 else None
+        _rank(game, seats, ranks)
         game.result_corrected_at = current_time()
         game.save(update_fields=["winner", "result_corrected_at"])
         places = "; ".join(
@@ -266,6 +262,31 @@ def correct_result(
             data={"before": before, "after": after},
             created_at=game.result_corrected_at,
         )
+
+
+def _rank(game: Game, seats: list[Seat], ranks: dict[int, int]) -> None:
+    """The seats take these ranks (by seat id), and the game the winner they make: the
+    one seat ranked first, if only one is (the caller saves the game)."""
+    for seat in seats:
+        seat.rank = ranks[seat.pk]
+        seat.save(update_fields=["rank"])
+    first = [s for s in seats if s.rank == 1]
+    game.winner = first[0] if len(first) == 1 else None
+
+
+def keep_correction(game: Game) -> None:
+    """A finished game whose result an organiser corrected takes the corrected ranks
+    again (after a rebuild of its position ranked it by its moves), in the caller's
+    transaction, the game locked."""
+    if game.result_corrected_at is None:
+        return
+    last = game.events.filter(kind=GameEvent.Kind.CORRECT).order_by("-created_at").first()
+    if last is None or game.status not in (Game.Status.OVER, Game.Status.ABANDONED):
+        return
+    seats = seats_of(game)
+    after = last.data.get("after", {})
+    _rank(game, seats, {s.pk: after.get(str(s.number), s.rank) for s in seats})
+    game.save(update_fields=["winner"])
 
 
 def adjudicate(game_id: int, order: list[list[str]], reason: str) -> Finish:
