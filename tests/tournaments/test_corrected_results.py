@@ -164,3 +164,26 @@ def test_the_admins_correction_page_takes_the_reason_and_refuses_a_place_out_of_
     assert Table.objects.get(pk=table.pk).result == [[entry] for entry in reversed(order)]
     mails = OutgoingMail.objects.filter(kind="tournament_corrected")
     assert mails.count() == 3 and all(REASON in m.body_text for m in mails)
+
+
+def test_an_abandoned_tables_result_set_by_an_organiser_shows_and_is_mailed(
+    league_a: League, anna: Any, alice: Any, bob: Any, client: Client
+) -> None:
+    event = services.create_tournament(league_a, anna, "Autumn Cup", swiss_rounds=1)
+    services.open_registration(event, anna)
+    for player in (alice, bob):
+        services.register(event, player)
+    rounds.start(event.pk)
+    game = Game.objects.get(tournament_table__round__tournament=event)
+    games.abandon_game(game.pk, anna, "The server lost a day of mail.")
+    table = Table.objects.get(round__tournament=event)
+    assert table.result == [] and table.finished_at is not None
+    entries = {seat.entry.user_id: seat.entry_id for seat in table.seats.select_related("entry")}
+
+    services.correct_result(event, anna, table.pk, [[entries[bob.pk]], [entries[alice.pk]]], "")
+
+    page = client.get(reverse("games:detail", args=[game.pk])).content.decode()
+    assert "This game was abandoned." in page and "<strong>bob (" in page and " won." in page
+    assert "The result was corrected by an organiser" in page
+    to_alice = OutgoingMail.objects.get(kind="tournament_corrected", to_user=alice)
+    assert "Your place: 2 (it was none: the game had no result)" in to_alice.body_text
