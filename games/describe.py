@@ -355,6 +355,11 @@ def names_at(
     return at
 
 
+def named(seat: Seat) -> str:
+    """A seat's player as pages and mails name them: 'Display name (colour)'."""
+    return f"{seat.display_name} ({seat.player_name})" if seat.home else seat.display_name
+
+
 def player_names(seats: Iterable[Seat]) -> dict[str, str]:
     """How pages and mails name each player, by engine name (the home colour):
     'Display name (colour)', for the seats that have a home."""

@@ -110,6 +110,8 @@ class Game(models.Model):
     created_at = models.DateTimeField(default=timezone.now)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+    # When an organiser last corrected the result (the game log keeps why and how).
+    result_corrected_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["-created_at"]
@@ -149,6 +151,9 @@ class Seat(models.Model):
         related_name="seats",
     )
     bot = models.CharField(max_length=10, choices=Bot, blank=True, default=Bot.NONE)
+    # A bot entrant's name in the event or ladder that seated it, the one name it has
+    # everywhere; empty for a lobby bot, which is named by its seat number.
+    name = models.CharField(max_length=80, blank=True, help_text="The bot entrant's name")
     home = models.CharField(max_length=40, blank=True, help_text="Home continent id")
     # Filled in when the player leaves the game: 1 for the winner, ties share a rank.
     rank = models.PositiveSmallIntegerField(null=True, blank=True)
@@ -189,7 +194,7 @@ class Seat(models.Model):
     @property
     def display_name(self) -> str:
         if self.bot:
-            return f"{self.get_bot_display()} {self.number}"
+            return self.name or f"{self.get_bot_display()} {self.number}"
         if self.user is None:
             return "(empty seat)"
         profile = getattr(self.user, "profile", None)
@@ -256,6 +261,7 @@ class GameEvent(models.Model):
         ABANDON = "abandon", "Abandoned"
         RESIGN = "resign", "Resigned"
         ADJUDICATE = "adjudicate", "Ended under a turn limit"
+        CORRECT = "correct", "Result corrected"
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="events")
     kind = models.CharField(max_length=10, choices=Kind)

@@ -223,4 +223,21 @@ def game_record(game: Game) -> dict[str, Any]:
         ],
         "status": game.status,
         "winner": game.winner.player_name if game.winner else None,
+        "corrected": _correction(game),
+    }
+
+
+def _correction(game: Game) -> dict[str, Any] | None:
+    """An organiser's last correction of the result (the seats' ranks are the corrected
+    ones): when, why, and the ranks by seat number before and after; None if none."""
+    if game.result_corrected_at is None:
+        return None
+    event = game.events.filter(kind=GameEvent.Kind.CORRECT).order_by("-created_at").first()
+    if event is None:
+        return None
+    return {
+        "at": event.created_at.isoformat(),
+        "reason": event.reason,
+        "before": event.data.get("before", {}),
+        "after": event.data.get("after", {}),
     }

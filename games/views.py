@@ -37,7 +37,7 @@ from games.forms import (
     MoveForm,
     ResignForm,
 )
-from games.models import Game, Move, Seat
+from games.models import Game, GameEvent, Move, Seat
 
 INVITES = "game_invites"  # session key: game pk -> invite token the visitor opened
 RECENT_FINISHED = 10
@@ -177,6 +177,17 @@ def _seat_rows(game: Game, seats: list[Seat], state: State | None) -> list[dict[
             }
         )
     return rows
+
+
+def _result_context(game: Game, seats: list[Seat]) -> dict[str, Any]:
+    """What the result line needs beyond the game row: the organiser's last correction
+    (its date and reason, shown beside the result) and, when a correction left no one
+    seat first, the players who share first place."""
+    if game.result_corrected_at is None:
+        return {"correction": None, "shared_first": []}
+    correction = game.events.filter(kind=GameEvent.Kind.CORRECT).order_by("-created_at").first()
+    first = [describe.named(s) for s in seats if s.rank == 1] if game.winner_id is None else []
+    return {"correction": correction, "shared_first": first}
 
 
 def _bank_left(game: Game, seat: Seat) -> str:
@@ -325,8 +336,10 @@ def next_decision(request: HttpRequest) -> HttpResponse:
 def finished(request: HttpRequest) -> HttpResponse:
     """Finished games, a page at a time: the public ones, or (``?mine=1``) the viewer's."""
     mine = request.GET.get("mine") == "1" and request.user.is_authenticated
-    games = Game.objects.annotate(taken=Count("seats")).filter(
-        status__in=[Game.Status.OVER, Game.Status.ABANDONED]
+    games = (
+        Game.objects.annotate(taken=Count("seats"))
+        .filter(status__in=[Game.Status.OVER, Game.Status.ABANDONED])
+        .select_related("winner__user__profile")
     )
     if mine:
         games = games.filter(seats__user=request.user)
@@ -421,6 +434,7 @@ def _game_page(
         "decision": _decision(game, my_seat, state, names, confirm, chosen, notation),
         "move_form": MoveForm(),
         "pending_retreat": state.pending is not None if state else False,
+        **_result_context(game, seats),
         **position_context(_board(game), state, names, last_events),
     }
     if is_open:
@@ -687,6 +701,7 @@ def replay(request: HttpRequest, pk: int) -> HttpResponse:
             "words": words,
             "links": {key: f"{url}?step={value}" for key, value in steps.items()},
             "start_lines": describe.describe_start(game.start_record, names),
+            **_result_context(game, seats),
             **position_context(_board(game), state, names, move_at.events if move_at else []),
         },
     )

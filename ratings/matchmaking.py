@@ -144,10 +144,7 @@ def _start_table(
         seated = seat_table(list(table), SeatHistory(), rng=rng)
         game = games.create_table(
             game_options(ladder),
-            [
-                GameSeat(s.home, user=players[s.player].user, bot=players[s.player].bot)
-                for s in seated.seats
-            ],
+            [_seat(s.home, players[s.player]) for s in seated.seats],
             name=f"{ladder.name} · season {season.number}",
             is_public=ladder.is_public,
             first_seat=0,
@@ -164,6 +161,11 @@ def _start_table(
             ]
         )
         return ladder_game
+
+
+def _seat(home: str, player: LadderPlayer) -> GameSeat:
+    """A ladder player's seat; a bot entrant keeps its ladder name there."""
+    return GameSeat(home, user=player.user, bot=player.bot, name=player.name if player.bot else "")
 
 
 def _still_waiting(now: datetime) -> object:

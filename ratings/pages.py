@@ -8,10 +8,10 @@ from typing import Any
 
 import pygal
 from django.contrib.auth.models import AbstractBaseUser
-from django.db.models import Q
+from django.db.models import OuterRef, Q, Subquery
 from pygal.style import Style
 
-from games.models import Game, Move
+from games.models import Game, Move, Seat
 from ratings.core import model, seats
 from ratings.models import JournalEntry, Ladder
 from ratings.selectors import shown_pools
@@ -34,9 +34,13 @@ def games_of(user: AbstractBaseUser, viewer: AbstractBaseUser | None) -> dict[st
     played = Game.objects.filter(seats__user=user)
     running = _visible(played.filter(status__in=[Game.Status.SETUP, Game.Status.PLAY]), viewer)
     finished = _visible(played.filter(status=Game.Status.OVER), viewer)
+    # The player's place (the corrected one, if an organiser corrected the result).
+    place = Seat.objects.filter(game=OuterRef("pk"), user=user).values("rank")[:1]
     return {
         "running": list(running.order_by("-started_at")),
-        "finished": list(finished.order_by("-finished_at")[:FINISHED_SHOWN]),
+        "finished": list(
+            finished.annotate(place=Subquery(place)).order_by("-finished_at")[:FINISHED_SHOWN]
+        ),
     }
 
 

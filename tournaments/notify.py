@@ -9,6 +9,7 @@ from typing import Any
 
 from django.conf import settings
 from django.urls import reverse
+from django.utils import timezone
 
 from games.notify import render_mail
 from mail.services import queue_mail, unsubscribe_url
@@ -106,3 +107,39 @@ def final_standings(tournament: Tournament) -> None:
     for entry in tournament.entries.filter(pk__in=[line.player for line in standings.lines]):
         context = {"line": standings.line(entry.pk), "top": top, "players": len(standings.lines)}
         _tell(entry, "final", context, "final")
+
+
+def _places(result: list[list[int]]) -> dict[int, int]:
+    """Each entry's place in a finishing order (tied entries share the better place)."""
+    place: dict[int, int] = {}
+    for group in result:
+        rank = len(place) + 1
+        place.update({entry: rank for entry in group})
+    return place
+
+
+def result_corrected(
+    tournament: Tournament, table: Any, before: list[list[int]], reason: str
+) -> None:
+    """An organiser corrected the table's result: each of its players is told the new
+    order, their old and new places, and the organiser's reason."""
+    from games.notify import game_url
+    from tournaments.selectors import table_title
+
+    old, new = _places(before), _places(table.result)
+    seats = list(table.seats.select_related("entry__user__profile").order_by("number"))
+    names = {seat.entry_id: seat.entry.name for seat in seats}
+    order = [(new[entry], names[entry]) for group in table.result for entry in group]
+    title = table_title(tournament.name, table.round.number, table.number)
+    # Each correction's mails are their own: a table corrected twice is told twice.
+    key = f"corrected:{table.pk}:{timezone.now().isoformat()}"
+    for seat in seats:
+        context = {
+            "title": title,
+            "order": order,
+            "old_place": old.get(seat.entry_id),
+            "new_place": new[seat.entry_id],
+            "reason": reason,
+            "game_link": game_url(table.game) if table.game else "",
+        }
+        _tell(seat.entry, "corrected", context, key)

@@ -77,6 +77,12 @@ class CorrectResultForm(forms.Form):
                 max_value=len(self.seats),
                 initial=place.get(seat.entry_id),
             )
+        self.fields["reason"] = forms.CharField(
+            label="Reason (mailed to the table's players)",
+            required=False,
+            max_length=1000,
+            widget=forms.Textarea(attrs={"rows": 3}),
+        )
 
     def order(self) -> list[list[int]]:
         places: dict[int, list[int]] = {}
@@ -135,7 +141,9 @@ class TableAdmin(ReadOnlyScopedAdmin):
         if request.method == "POST" and form.is_valid():
             event = table.round.tournament
             try:
-                services.correct_result(event, request.user, table.pk, form.order())
+                services.correct_result(
+                    event, request.user, table.pk, form.order(), form.cleaned_data["reason"]
+                )
             except TournamentError as refusal:
                 self.message_user(
                     request, f"Refused: {refusal}. Nothing was changed.", messages.ERROR

@@ -273,7 +273,7 @@ def _start_round(event: Tournament, made: Round, now: datetime) -> None:
         seats = list(table.seats.select_related("entry__user").order_by("number"))
         table.game = games.create_table(
             options,
-            [GameSeat(s.home, user=s.entry.user, bot=s.entry.bot) for s in seats],
+            [_seat(s) for s in seats],
             # Its own name says the same as its label (the mails sent as it is made
             # come before the table knows its game).
             name=table_title(event.name, made.number, table.number),
@@ -286,6 +286,12 @@ def _start_round(event: Tournament, made: Round, now: datetime) -> None:
     made.deadline = now + event.round_time
     made.save(update_fields=["status", "started_at", "deadline"])
     notify.round_started(event, made)
+
+
+def _seat(seat: TableSeat) -> GameSeat:
+    """An entry's seat; a bot entrant keeps its event name there."""
+    entry = seat.entry
+    return GameSeat(seat.home, user=entry.user, bot=entry.bot, name=entry.name if entry.bot else "")
 
 
 def start_round(tournament: Tournament, by: Any, number: int, now: datetime | None = None) -> Round:

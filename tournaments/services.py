@@ -448,10 +448,16 @@ def reinstate(tournament: Tournament, by: AbstractBaseUser, entry: Entry) -> Ent
 
 
 def correct_result(
-    tournament: Tournament, by: AbstractBaseUser, table_id: int, order: list[list[int]]
+    tournament: Tournament,
+    by: AbstractBaseUser,
+    table_id: int,
+    order: list[list[int]],
+    reason: str = "",
 ) -> None:
     """An organiser corrects a finished table's result (after a dispute): the finishing
-    order by entry, best first, ties in one group. The standings follow at once."""
+    order by entry, best first, ties in one group. The standings follow at once, the
+    table's game shows the corrected result, and the table's players are mailed their
+    old and new places with the organiser's ``reason``."""
     _check_organiser(tournament.league, by)
     with transaction.atomic():
         locked = _lock(tournament)
@@ -463,15 +469,18 @@ def correct_result(
         seated = sorted(table.seats.values_list("entry_id", flat=True))
         if sorted(p for group in order for p in group) != seated or any(not g for g in order):
             raise TournamentError("a result ranks every player of the table once")
+        before = table.result
         table.result = [list(group) for group in order]
         table.result_source = "corrected"
         table.save(update_fields=["result", "result_source"])
         if table.game is not None:
-            _tell_correction(table)
+            _tell_correction(table, by, reason)
+        notify.result_corrected(locked, table, before, reason.strip())
 
 
-def _tell_correction(table: Table) -> None:
-    """Tell the receivers of ``result_corrected`` (ratings) the table's game's new ranks."""
+def _tell_correction(table: Table, by: AbstractBaseUser, reason: str) -> None:
+    """The table's game takes the new ranks (its pages and record show them), and the
+    receivers of ``result_corrected`` (ratings) are told them."""
     from tournaments.rounds import _game_seats_to_entries
     from tournaments.signals import result_corrected
 
@@ -481,4 +490,8 @@ def _tell_correction(table: Table) -> None:
         rank_of.update({entry: rank for entry in group})
     by_seat = _game_seats_to_entries(table, table.game)
     ranks = {seat: rank_of[entry] for seat, entry in by_seat.items()}
+    try:
+        games.correct_result(table.game.pk, by, ranks, reason)
+    except GameError as refusal:
+        raise TournamentError(str(refusal)) from None
     result_corrected.send(sender=Table, game=table.game, ranks=ranks)

@@ -65,6 +65,7 @@ from games.services.lobby import (
 from games.services.organiser import (
     abandon_game,
     adjudicate,
+    correct_result,
     extend_deadline,
     forfeit_seat,
     move_on_behalf,
@@ -91,6 +92,7 @@ __all__ = [
     "TableSeat",
     "abandon_game",
     "adjudicate",
+    "correct_result",
     "absence_days",
     "absences_of",
     "add_bot",

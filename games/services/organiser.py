@@ -9,6 +9,7 @@ from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
+from django.utils.text import Truncator
 
 from accounts.services import display_name
 from games import describe, notify
@@ -91,7 +92,7 @@ def _organiser(by: AbstractBaseUser) -> str:
 
 
 def _named(seat: Seat) -> str:
-    return f"{seat.display_name} ({seat.player_name})" if seat.home else seat.display_name
+    return describe.named(seat)
 
 
 def _tell(
@@ -198,8 +199,8 @@ def replace_player(
         if seat is None:
             raise GameError("there is no such seat in this game")
         before, previous = seat.display_name, seat.user
-        seat.user, seat.bot, seat.missed, seat.muted = user, "", 0, False
-        seat.save(update_fields=["user", "bot", "missed", "muted"])
+        seat.user, seat.bot, seat.name, seat.missed, seat.muted = user, "", "", 0, False
+        seat.save(update_fields=["user", "bot", "name", "missed", "muted"])
         game.__dict__.pop("_seat_list", None)  # read again, with the new player's profile
         seat = next(s for s in seats_of(game) if s.pk == seat_id)
         colour = f" ({seat.player_name})" if seat.home else ""
@@ -222,6 +223,70 @@ def abandon_game(game_id: int, by: AbstractBaseUser, reason: str = "") -> None:
         text = f"{_organiser(by)} abandoned the game: it ends with no result."
         everyone = [seat.user for seat in seats_of(game)]
         _tell(game, GameEvent.Kind.ABANDON, by, text, None, reason, everyone)
+
+
+def correct_result(
+    game_id: int, by: AbstractBaseUser, ranks: dict[int, int], reason: str = ""
+) -> GameEvent:
+    """An organiser corrects a finished game's result (a dispute settled): each seat's
+    rank by seat id, 1 the best, tied seats sharing one. The seats' ranks and the winner
+    (the one seat ranked first, if only one is) follow, so every page, list and record
+    shows the corrected result; the game log keeps the ranks before and after, with the
+    reason. Telling the players is the caller's: an event mails its table."""
+    with transaction.atomic():
+        game = lock_game(game_id)
+        _check_organiser(game, by)
+        if game.status not in (Game.Status.OVER, Game.Status.ABANDONED):
+            raise GameError("only a finished game's result can be corrected")
+        seats = seats_of(game)
+        if set(ranks) != {s.pk for s in seats} or not all(
+            1 <= rank <= len(seats) for rank in ranks.values()
+        ):
+            raise GameError("a result ranks every player of the game")
+        before = {str(s.number): s.rank for s in seats}
+        _rank(game, seats, ranks)
+        game.result_corrected_at = current_time()
+        game.save(update_fields=["winner", "result_corrected_at"])
+        places = "; ".join(
+            f"{s.rank}. {_named(s)}" for s in sorted(seats, key=lambda s: (s.rank, s.number))
+        )
+        text = Truncator(f"{_organiser(by)} corrected the result: {places}.").chars(300)
+        after = {str(s.number): s.rank for s in seats}
+        return GameEvent.objects.create(
+            game=game,
+            kind=GameEvent.Kind.CORRECT,
+            after_move=game.turn_number,
+            actor=by,
+            text=text,
+            reason=reason.strip(),
+            data={"before": before, "after": after},
+            created_at=game.result_corrected_at,
+        )
+
+
+def _rank(game: Game, seats: list[Seat], ranks: dict[int, int]) -> None:
+    """The seats take these ranks (by seat id), and the game the winner they make: the
+    one seat ranked first, if only one is (the caller saves the game)."""
+    for seat in seats:
+        seat.rank = ranks[seat.pk]
+        seat.save(update_fields=["rank"])
+    first = [s for s in seats if s.rank == 1]
+    game.winner = first[0] if len(first) == 1 else None
+
+
+def keep_correction(game: Game) -> None:
+    """A finished game whose result an organiser corrected takes the corrected ranks
+    again (after a rebuild of its position ranked it by its moves), in the caller's
+    transaction, the game locked."""
+    if game.result_corrected_at is None:
+        return
+    last = game.events.filter(kind=GameEvent.Kind.CORRECT).order_by("-created_at").first()
+    if last is None or game.status not in (Game.Status.OVER, Game.Status.ABANDONED):
+        return
+    seats = seats_of(game)
+    after = last.data.get("after", {})
+    _rank(game, seats, {s.pk: after.get(str(s.number), s.rank) for s in seats})
+    game.save(update_fields=["winner"])
 
 
 def adjudicate(game_id: int, order: list[list[str]], reason: str) -> Finish:

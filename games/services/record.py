@@ -8,11 +8,13 @@ from games import engine
 from games.models import Game
 from games.selectors import replay
 from games.services.core import _store, current_time, lock_game
+from games.services.organiser import keep_correction
 
 
 def rebuild_position(game: Game, fix: bool = False) -> bool:
     """Replay the log; True if the stored position matched. ``fix`` stores the replay
-    and what follows from it (whose decision, status, winner)."""
+    and what follows from it (whose decision, status, winner; a result an organiser
+    corrected stays corrected)."""
     if not fix:
         return engine.dump_position(replay(game)[-1][1]) == game.position
     with transaction.atomic():
@@ -22,4 +24,5 @@ def rebuild_position(game: Game, fix: bool = False) -> bool:
             return True
         locked.turn_number = locked.moves.count()
         _store(locked, state, current_time(), announce=False)  # told when it really ended
+        keep_correction(locked)  # an organiser's correction outlives the replayed ranks
     return False

@@ -19,11 +19,13 @@ from games.services.lobby import _check_home, _start
 
 @dataclass(frozen=True)
 class TableSeat:
-    """One seat of a table: its home continent, and a player or a bot (by kind)."""
+    """One seat of a table: its home continent, and a player or a bot (by kind); a bot
+    entrant of an event or a ladder brings its ``name`` there, which the seat keeps."""
 
     home: str
     user: AbstractBaseUser | None = None
     bot: str = ""
+    name: str = ""
 
 
 def create_table(
@@ -69,6 +71,7 @@ def create_table(
                 number=number,
                 user=seat.user,
                 bot=seat.bot,
+                name=seat.name if seat.bot else "",
                 home=_check_home(game, seat.home),
             )
         _start(game, first_seat)
