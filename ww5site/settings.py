@@ -173,7 +173,10 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 AUTHENTICATION_BACKENDS = [
     # First: refuses a locked-out sign-in before any password is checked.
     "accounts.backends.SignInLimitBackend",
+    # Checks the password, by username or address, with one hash; a wrong one ends the
+    # sign-in there.
     "accounts.backends.ProfileModelBackend",
+    # Never reached by a sign-in any more; listed so the sessions it signed in stay valid.
     "allauth.account.auth_backends.AuthenticationBackend",
 ]
 ACCOUNT_LOGIN_METHODS = {"username", "email"}
