@@ -119,6 +119,8 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "allauth.account.middleware.AccountMiddleware",
     "accounts.middleware.TimeZoneMiddleware",
+    # One sign-in checked at a time per account and client (accounts.sign_in_checks).
+    "accounts.sign_in_checks.SignInChecksMiddleware",
     # Last, as django-axes asks: it turns a sign-in refused by the limit into its page.
     "axes.middleware.AxesMiddleware",
 ]
@@ -245,6 +247,13 @@ AXES_LOCKOUT_CALLABLE = "accounts.signin.locked_out"
 AXES_CLIENT_IP_CALLABLE = "accounts.clients.client_address"
 # Only failures are kept: a row for every successful sign-in would grow without end.
 AXES_DISABLE_ACCESS_LOG = True
+# A password check takes a web worker for a good part of a second. While a client's
+# sign-in to an account is checked, its next try at that account is refused at once
+# (429), so the limit above has counted every failure before it lets a hash start; and
+# a client has at most this many sign-ins checked at once, whatever the accounts.
+SIGN_IN_CHECKS_PER_CLIENT = env_int("SIGN_IN_CHECKS_PER_CLIENT", 2)
+if SIGN_IN_CHECKS_PER_CLIENT < 1:
+    raise ImproperlyConfigured("SIGN_IN_CHECKS_PER_CLIENT must be 1 or more.")
 
 # The client's address, for the sign-in limit and allauth's rate limits. Behind reverse
 # proxies REMOTE_ADDR is the nearest proxy, shared by every client: TRUSTED_PROXY_COUNT

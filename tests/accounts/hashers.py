@@ -7,7 +7,6 @@ checks or sets goes through them, as through the site's own hasher.
 from __future__ import annotations
 
 import threading
-from typing import Any
 
 from django.contrib.auth.hashers import MD5PasswordHasher
 
@@ -25,34 +24,44 @@ class CountingHasher(MD5PasswordHasher):
             CountingHasher.computed += 1
         return super().encode(password, salt)
 
-    @classmethod
-    def reset(cls) -> None:
-        with cls._lock:
-            cls.computed = 0
+    @staticmethod
+    def reset() -> None:
+        with CountingHasher._lock:
+            CountingHasher.computed = 0  # one count, read through every subclass
 
 
 class HeldHasher(CountingHasher):
-    """Counts, and holds each hash while ``hold`` is set: a sign-in stays in the middle of
-    its password check until the test lets it go. ``started`` tells when one got there."""
+    """Counts, and holds the next ``hold(count)`` hashes until ``let_go()``: those sign-ins
+    stay in the middle of their password check meanwhile. ``wait_until_held`` returns once
+    that many have got there."""
 
-    hold = threading.Event()
-    started = threading.Semaphore(0)
-    released = threading.Event()
+    _to_hold = 0
+    _held = threading.Semaphore(0)
+    _go_on = threading.Event()
 
     def encode(self, password: str, salt: str) -> str:
-        if HeldHasher.hold.is_set():
-            HeldHasher.started.release()
-            HeldHasher.released.wait(timeout=30)
+        with CountingHasher._lock:
+            holding = HeldHasher._to_hold > 0
+            if holding:
+                HeldHasher._to_hold -= 1
+        if holding:
+            HeldHasher._held.release()
+            HeldHasher._go_on.wait(timeout=30)
         return super().encode(password, salt)
 
     @classmethod
-    def holding(cls, **_: Any) -> None:
+    def hold(cls, count: int) -> None:
         cls.reset()
-        cls.released.clear()
-        cls.started = threading.Semaphore(0)
-        cls.hold.set()
+        cls._go_on.clear()
+        cls._held = threading.Semaphore(0)
+        cls._to_hold = count
+
+    @classmethod
+    def wait_until_held(cls, count: int) -> None:
+        for _ in range(count):
+            assert cls._held.acquire(timeout=20), "a sign-in to reach its password check"
 
     @classmethod
     def let_go(cls) -> None:
-        cls.hold.clear()
-        cls.released.set()
+        cls._to_hold = 0
+        cls._go_on.set()
