@@ -5,8 +5,9 @@ is taken for its time. While a client's sign-in to an account is checked, its ne
 at the same account is refused at once with a 429 page, before any hash: so the
 sign-in limit (django-axes) has counted every earlier failure when it decides on the
 next try, and a burst of guesses costs at most the limit's hashes. A client also has at
-most SIGN_IN_CHECKS_PER_CLIENT sign-ins checked at once, whichever the accounts: a
-burst from one address cannot take every web worker from the other players.
+most SIGN_IN_CHECKS_PER_CLIENT sign-ins checked at once, whichever the accounts, and
+the site at most SIGN_IN_CHECKS_AT_ONCE, whichever the clients: a burst, from one
+address or from many, cannot take every web worker from the other players' pages.
 
 The slots are PostgreSQL advisory locks, shared by every process and freed by the
 server with the connection if a worker dies holding one. On another database (the
@@ -58,17 +59,17 @@ class SignInChecksMiddleware:
         if request.method != "POST" or match is None or match.view_name not in SIGN_IN_VIEWS:
             return None
         claim = Claim.take(request)
-        if claim is None:
-            return busy(request)
+        if not isinstance(claim, Claim):
+            return busy(request, claim)
         request.sign_in_claim = claim  # type: ignore[attr-defined]
         return None
 
 
-def busy(request: HttpRequest) -> HttpResponse:
+def busy(request: HttpRequest, taken: str) -> HttpResponse:
     response = render(
         request,
         "account/sign_in_busy.html",
-        {"seconds": RETRY_AFTER_SECONDS},
+        {"seconds": RETRY_AFTER_SECONDS, "site_busy": taken == SITE},
         status=429,
     )
     response["Retry-After"] = str(RETRY_AFTER_SECONDS)
@@ -83,20 +84,24 @@ class Claim:
         self.keys = keys
 
     @classmethod
-    def take(cls, request: HttpRequest) -> Claim | None:
-        """The sign-in's slots: its account's for its client, and one of its client's;
-        None when either is taken (nothing is held then)."""
+    def take(cls, request: HttpRequest) -> Claim | str:
+        """The sign-in's slots: its account's for its client, one of its client's and
+        one of the site's; else which of those was taken (nothing is held then)."""
         client = client_address(request) or ""
         locks = locks_for_database()
-        account = lock_key("account", client, attempted_account(request, None))
-        if not locks.take(account):
-            return None
-        for slot in range(settings.SIGN_IN_CHECKS_PER_CLIENT):
-            key = lock_key("client", client, str(slot))
-            if locks.take(key):
-                return cls(locks, [account, key])
-        locks.free(account)
-        return None
+        held: list[int] = []
+        wanted = [
+            (CLIENT, [lock_key("account", client, attempted_account(request, None))]),
+            (CLIENT, slots("client", client, count=settings.SIGN_IN_CHECKS_PER_CLIENT)),
+            (SITE, slots("site", count=settings.SIGN_IN_CHECKS_AT_ONCE)),
+        ]
+        for owner, keys in wanted:
+            key = next((key for key in keys if locks.take(key)), None)
+            if key is None:
+                cls(locks, held).free()
+                return owner
+            held.append(key)
+        return cls(locks, held)
 
     def free(self) -> None:
         for key in self.keys:
@@ -104,6 +109,13 @@ class Claim:
                 self.locks.free(key)
             except Exception as error:  # the connection broke: the server freed them
                 logger.warning("a sign-in slot was not freed: %s: %s", type(error).__name__, error)
+
+
+CLIENT, SITE = "client", "site"  # whose slots were all taken
+
+
+def slots(*parts: str, count: int) -> list[int]:
+    return [lock_key(*parts, str(slot)) for slot in range(count)]
 
 
 def lock_key(*parts: str) -> int:

@@ -250,10 +250,15 @@ AXES_DISABLE_ACCESS_LOG = True
 # A password check takes a web worker for a good part of a second. While a client's
 # sign-in to an account is checked, its next try at that account is refused at once
 # (429), so the limit above has counted every failure before it lets a hash start; and
-# a client has at most this many sign-ins checked at once, whatever the accounts.
+# a client has at most this many sign-ins checked at once, whatever the accounts, and
+# the whole site at most SIGN_IN_CHECKS_AT_ONCE, whatever the clients (keep it below the
+# web server's worker count, so that pages are served during a burst of sign-ins). The
+# tries past either are refused at once with a 429 page saying to try again in a moment.
 SIGN_IN_CHECKS_PER_CLIENT = env_int("SIGN_IN_CHECKS_PER_CLIENT", 2)
-if SIGN_IN_CHECKS_PER_CLIENT < 1:
-    raise ImproperlyConfigured("SIGN_IN_CHECKS_PER_CLIENT must be 1 or more.")
+SIGN_IN_CHECKS_AT_ONCE = env_int("SIGN_IN_CHECKS_AT_ONCE", 2)
+for name in ("SIGN_IN_CHECKS_PER_CLIENT", "SIGN_IN_CHECKS_AT_ONCE"):
+    if globals()[name] < 1:
+        raise ImproperlyConfigured(f"{name} must be 1 or more.")
 
 # The client's address, for the sign-in limit and allauth's rate limits. Behind reverse
 # proxies REMOTE_ADDR is the nearest proxy, shared by every client: TRUSTED_PROXY_COUNT

@@ -4,7 +4,8 @@ A password hash is made to be slow, and each takes a web worker for its time. Wh
 client's sign-in to an account is being checked, its next try at that account is
 refused at once (429), unhashed: the sign-in limit has seen every earlier failure
 before it lets a hash start, however many tries come at once. A client has at most
-SIGN_IN_CHECKS_PER_CLIENT sign-ins checked at a time, whichever the accounts.
+SIGN_IN_CHECKS_PER_CLIENT sign-ins checked at a time, whichever the accounts, and the
+site at most SIGN_IN_CHECKS_AT_ONCE, whichever the clients.
 
 The sign-ins run in threads, each with its own database connection, as in separate
 web workers; the hasher holds a sign-in in its password check until the test lets it go.
@@ -42,6 +43,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 def held_hashes(settings: Any) -> Iterator[None]:
     settings.PASSWORD_HASHERS = ["tests.accounts.hashers.HeldHasher"]
     settings.SIGN_IN_CHECKS_PER_CLIENT = 2
+    settings.SIGN_IN_CHECKS_AT_ONCE = 3
     yield
     HeldHasher.let_go()
 
@@ -126,6 +128,27 @@ def test_a_client_has_at_most_two_sign_ins_checked_at_once(make_player: MakePlay
     HeldHasher.let_go()
     assert (first.status(), second.status()) == (200, 200)
     assert site_sign_in(from_address(STRANGER), "carol", WRONG).status_code == 200
+
+
+def test_the_site_has_at_most_so_many_sign_ins_checked_at_once(
+    settings: Any, make_player: MakePlayer
+) -> None:
+    settings.SIGN_IN_CHECKS_AT_ONCE = 2
+    for name in ("alice", "bob", "carol"):
+        make_player(name)
+    first, second = held_sign_ins(
+        lambda: site_sign_in(from_address("192.0.2.1"), "alice", WRONG),
+        lambda: admin_sign_in(from_address("192.0.2.2"), "bob", WRONG),
+    )
+
+    third = site_sign_in(from_address(OWNER), "carol", PASSWORD)
+
+    assert third.status_code == 429
+    assert "Many sign-ins are being checked" in third.content.decode()
+    assert HeldHasher.computed == 0
+    HeldHasher.let_go()
+    assert (first.status(), second.status()) == (200, 200)
+    assert site_sign_in(from_address(OWNER), "carol", PASSWORD).status_code == 302
 
 
 def test_sixteen_wrong_passwords_at_once_cost_at_most_the_limits_hashes(
