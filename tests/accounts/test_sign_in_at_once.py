@@ -23,6 +23,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import connection
 from django.http import HttpResponse
 
+from accounts.sign_in_checks import ProcessLocks
 from tests.accounts.conftest import PASSWORD, MakePlayer
 from tests.accounts.hashers import HeldHasher
 from tests.accounts.test_sign_in_limit import (
@@ -90,6 +91,7 @@ def test_a_second_try_while_the_first_is_checked_is_refused_unhashed(
     assert second.status_code == 429
     assert in_the_admin.status_code == 429
     assert "still being checked" in second.content.decode()
+    assert 'href="/accounts/login/"' in second.content.decode()  # back to the same form
     assert second["Retry-After"]
     assert HeldHasher.computed == 0
     HeldHasher.let_go()
@@ -170,3 +172,12 @@ def test_sixteen_wrong_passwords_at_once_cost_at_most_the_limits_hashes(
     assert set(statuses) <= {200, 429}
     assert HeldHasher.computed <= LIMIT
     assert statuses.count(200) == HeldHasher.computed
+
+
+def test_on_another_database_the_slots_are_kept_in_the_process() -> None:
+    # The local SQLite default is served by one process.
+    locks = ProcessLocks()
+    assert locks.take(1) and locks.take(2)
+    assert not locks.take(1)
+    locks.free(1)
+    assert locks.take(1)
