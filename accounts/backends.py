@@ -1,14 +1,16 @@
-"""Authentication: the sign-in limit's check, and the backend that loads the player's
-profile with the user in one query."""
+"""Authentication: the sign-in limit's check, and the one backend that checks passwords
+(by username or address) and loads the player's profile with the user in one query."""
 
 from __future__ import annotations
 
 from functools import cache
 from typing import Any
 
+from allauth.account.auth_backends import AuthenticationBackend
 from axes.backends import AxesStandaloneBackend
 from django.contrib.auth import get_user_model
-from django.contrib.auth.backends import ModelBackend
+from django.contrib.auth.base_user import AbstractBaseUser
+from django.core.exceptions import PermissionDenied
 from django.db import connection
 from django.http import HttpRequest
 
@@ -22,11 +24,35 @@ def _columns() -> tuple[rows.Columns[Any], rows.Columns[Any]]:
     return rows.Columns(get_user_model(), "u"), rows.Columns(Profile, "p")
 
 
-class ProfileModelBackend(ModelBackend):
-    """Every request reads the profile (time zone, name): fetch it with the user.
+class ProfileModelBackend(AuthenticationBackend):
+    """The one backend that checks a password, and the one that loads signed-in users.
 
-    In SQL, as ``select_related("profile")`` would read them: it runs on every request
-    a signed-in player makes, and the ORM's query costs more to build than to run."""
+    A password hash is made to be slow, so a sign-in computes exactly one: allauth's
+    lookup finds the account by username or address (case aside), its password is
+    checked once, and a name that matches nobody costs one stand-in hash, so the time
+    taken tells no one which accounts exist. A wrong password then stops the sign-in
+    here (PermissionDenied ends Django's round of the backends, and counts as a failure
+    for the sign-in limit): allauth's own backend, listed after this one so that the
+    sessions it signed in stay valid, would hash the same password a second time.
+
+    Every request reads the profile (time zone, name): ``get_user`` fetches it with the
+    user, in SQL, as ``select_related("profile")`` would read them: it runs on every
+    request a signed-in player makes, and the ORM's query costs more to build than to
+    run."""
+
+    def authenticate(  # type: ignore[override]
+        self, request: HttpRequest | None, **credentials: Any
+    ) -> AbstractBaseUser | None:
+        user = super().authenticate(request, **credentials)
+        if user is None and credentials.get("password"):
+            raise PermissionDenied("wrong credentials")
+        return user
+
+    def _check_password(self, user: AbstractBaseUser | None, password: str) -> Any:
+        if self._did_check_password:
+            # One hash per sign-in, even when a username is also another's address.
+            return None
+        return super()._check_password(user, password)
 
     def get_user(self, user_id: Any) -> Any:
         user_columns, profile_columns = _columns()

@@ -23,17 +23,19 @@ session entries alone.
 from __future__ import annotations
 
 import logging
-import threading
 from collections.abc import Callable
 from typing import Any
 
 from django.contrib.sessions.backends.cached_db import SessionStore as CachedDBStore
 from django.contrib.sessions.backends.db import SessionStore as DBStore
 
+from ww5site.cache import failed_here
+
 logger = logging.getLogger(__name__)
 
-# Set once this process has seen the cache fail: its session entries may be out of date.
-cache_failed_here = threading.Event()
+# Set once this process has seen the cache fail (here, or in any other use of the site's
+# cache, which takes a failure for a miss): its session entries may be out of date.
+cache_failed_here = failed_here
 
 
 class SessionStore(CachedDBStore):

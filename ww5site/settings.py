@@ -119,6 +119,8 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "allauth.account.middleware.AccountMiddleware",
     "accounts.middleware.TimeZoneMiddleware",
+    # One sign-in checked at a time per account and client (accounts.sign_in_checks).
+    "accounts.sign_in_checks.SignInChecksMiddleware",
     # Last, as django-axes asks: it turns a sign-in refused by the limit into its page.
     "axes.middleware.AxesMiddleware",
 ]
@@ -173,7 +175,10 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 AUTHENTICATION_BACKENDS = [
     # First: refuses a locked-out sign-in before any password is checked.
     "accounts.backends.SignInLimitBackend",
+    # Checks the password, by username or address, with one hash; a wrong one ends the
+    # sign-in there.
     "accounts.backends.ProfileModelBackend",
+    # Never reached by a sign-in any more; listed so the sessions it signed in stay valid.
     "allauth.account.auth_backends.AuthenticationBackend",
 ]
 ACCOUNT_LOGIN_METHODS = {"username", "email"}
@@ -242,6 +247,18 @@ AXES_LOCKOUT_CALLABLE = "accounts.signin.locked_out"
 AXES_CLIENT_IP_CALLABLE = "accounts.clients.client_address"
 # Only failures are kept: a row for every successful sign-in would grow without end.
 AXES_DISABLE_ACCESS_LOG = True
+# A password check takes a web worker for a good part of a second. While a client's
+# sign-in to an account is checked, its next try at that account is refused at once
+# (429), so the limit above has counted every failure before it lets a hash start; and
+# a client has at most this many sign-ins checked at once, whatever the accounts, and
+# the whole site at most SIGN_IN_CHECKS_AT_ONCE, whatever the clients (keep it below the
+# web server's worker count, so that pages are served during a burst of sign-ins). The
+# tries past either are refused at once with a 429 page saying to try again in a moment.
+SIGN_IN_CHECKS_PER_CLIENT = env_int("SIGN_IN_CHECKS_PER_CLIENT", 2)
+SIGN_IN_CHECKS_AT_ONCE = env_int("SIGN_IN_CHECKS_AT_ONCE", 2)
+for name in ("SIGN_IN_CHECKS_PER_CLIENT", "SIGN_IN_CHECKS_AT_ONCE"):
+    if globals()[name] < 1:
+        raise ImproperlyConfigured(f"{name} must be 1 or more.")
 
 # The client's address, for the sign-in limit and allauth's rate limits. Behind reverse
 # proxies REMOTE_ADDR is the nearest proxy, shared by every client: TRUSTED_PROXY_COUNT

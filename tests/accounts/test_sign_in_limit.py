@@ -15,6 +15,7 @@ from django.http import HttpResponse
 from django.test import Client, RequestFactory
 
 from tests.accounts.conftest import PASSWORD, MakePlayer
+from tests.accounts.hashers import CountingHasher
 
 pytestmark = pytest.mark.django_db
 
@@ -27,8 +28,16 @@ OWNER = "198.51.100.7"
 @pytest.fixture(autouse=True)
 def quick_password_hashes(settings: Any) -> None:
     # These tests sign in dozens of times; a real hash takes a noticeable part of a
-    # second each time. (Autouse: in place before the players are made.)
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    # second each time. The hasher counts what it computes. (Autouse: in place before
+    # the players are made.)
+    settings.PASSWORD_HASHERS = ["tests.accounts.hashers.CountingHasher"]
+
+
+def hashes_computed_by(sign_in: Any) -> int:
+    """How many password hashes one sign-in computed."""
+    CountingHasher.reset()
+    sign_in()
+    return CountingHasher.computed
 
 
 def from_address(address: str) -> Client:
@@ -171,6 +180,52 @@ def test_the_lock_ends_once_the_wait_has_passed(alice: AbstractBaseUser) -> None
     AccessAttempt.objects.update(attempt_time=F("attempt_time") - timedelta(minutes=16))
 
     assert site_sign_in(stranger, "alice", PASSWORD).status_code == 302
+
+
+# A password hash is made to be slow (PBKDF2 with a million rounds by default): a wrong
+# password costs one, never more, and a refused sign-in none.
+
+
+@pytest.mark.parametrize("login", ["alice", "ALICE", "alice@example.com"])
+def test_a_wrong_password_on_the_site_costs_one_hash(alice: AbstractBaseUser, login: str) -> None:
+    stranger = from_address(STRANGER)
+
+    assert hashes_computed_by(lambda: site_sign_in(stranger, login, WRONG)) == 1
+
+
+def test_a_wrong_password_in_the_admin_costs_one_hash(olga: AbstractBaseUser) -> None:
+    stranger = from_address(STRANGER)
+
+    assert hashes_computed_by(lambda: admin_sign_in(stranger, "olga", WRONG)) == 1
+
+
+@pytest.mark.parametrize("login", ["nobody", "nobody@example.com"])
+def test_a_name_nobody_has_costs_one_hash_too(alice: AbstractBaseUser, login: str) -> None:
+    # The same work as for a real account, so the time taken tells no one which exist.
+    stranger = from_address(STRANGER)
+
+    assert hashes_computed_by(lambda: site_sign_in(stranger, login, WRONG)) == 1
+    assert hashes_computed_by(lambda: admin_sign_in(stranger, login, WRONG)) == 1
+
+
+def test_the_right_password_costs_one_hash(alice: AbstractBaseUser) -> None:
+    owner = from_address(OWNER)
+
+    assert hashes_computed_by(lambda: site_sign_in(owner, "alice", PASSWORD)) == 1
+    assert signed_in(owner)
+
+
+def test_a_sign_in_past_the_limit_costs_no_hash(
+    alice: AbstractBaseUser, olga: AbstractBaseUser
+) -> None:
+    stranger = from_address(STRANGER)
+    for _ in range(LIMIT):
+        site_sign_in(stranger, "alice", WRONG)
+        admin_sign_in(stranger, "olga", WRONG)
+
+    assert hashes_computed_by(lambda: site_sign_in(stranger, "alice", PASSWORD)) == 0
+    assert hashes_computed_by(lambda: admin_sign_in(stranger, "olga", PASSWORD)) == 0
+    assert hashes_computed_by(lambda: admin_sign_in(stranger, "alice", WRONG)) == 0
 
 
 PROXY = "10.0.0.2"

@@ -358,6 +358,13 @@ class RedisServer:
 
         wait_until(answers, 20, f"redis-server on port {self.port} to answer")
 
+    def kill(self) -> None:
+        """SIGKILL: it dies at once, its connections cut mid-use."""
+        process = self.process
+        if process is not None and process.poll() is None:
+            process.kill()
+            process.wait(timeout=10)
+
     def stop(self, save: bool = False) -> None:
         """SIGTERM (after SAVE, writing its snapshot, if ``save``); returns once it exited."""
         process = self.process

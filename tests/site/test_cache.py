@@ -1,14 +1,24 @@
-"""The Redis cache backend (CACHE_URL): Django's, keeping one Redis client per pool."""
+"""The Redis cache backend (CACHE_URL): Django's, keeping one Redis client per pool, and
+answering as an empty cache while its server cannot be reached."""
 
 from __future__ import annotations
 
+import logging
+import pickle
+import time
 import uuid
+from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
+import redis
 from django.core.cache import caches
 
-from ww5site.cache import RedisCache
+import ww5site.cache
+from tests.conftest import require_program
+from tests.integration.helpers import RedisServer, free_port
+from ww5site.cache import RedisCache, failed_here
 from ww5site.sessions import SessionStore
 
 
@@ -66,3 +76,55 @@ def test_sessions_are_read_from_it(redis_url: str, settings: Any) -> None:
     assert isinstance(caches["default"], RedisCache)
     assert caches["default"].get(store.cache_key) == {"player": "alice"}
     assert SessionStore(store.session_key)["player"] == "alice"
+
+
+@pytest.fixture
+def unreachable_cache() -> Iterator[RedisCache]:
+    """The cache of a Redis that does not run: nothing listens on its port."""
+    cache = RedisCache(f"redis://127.0.0.1:{free_port()}/0", {"KEY_PREFIX": "test"})
+    failed_here.clear()
+    yield cache
+    failed_here.clear()
+
+
+def test_without_its_server_the_cache_answers_as_an_empty_one(
+    unreachable_cache: RedisCache, caplog: pytest.LogCaptureFixture
+) -> None:
+    with caplog.at_level(logging.WARNING, logger="ww5site.cache"):
+        assert unreachable_cache.get("key", "default") == "default"
+        unreachable_cache.set("key", 1)
+        assert unreachable_cache.add("lock", True) is True  # a lock is granted
+        assert unreachable_cache.get_many(["key", "other"]) == {}
+        assert "key" not in unreachable_cache
+        assert unreachable_cache.delete("key") is False
+        unreachable_cache.set_many({"a": 1})
+        unreachable_cache.delete_many(["a"])
+        assert unreachable_cache.touch("key") is False
+        with pytest.raises(ValueError):
+            unreachable_cache.incr("counter")
+
+    assert failed_here.is_set()
+    assert "the cache failed reading a key, going on without it" in caplog.text
+
+
+def test_without_its_server_deleting_by_prefix_raises(unreachable_cache: RedisCache) -> None:
+    # The sessions must know whether the entries are gone.
+    with pytest.raises(redis.ConnectionError):
+        unreachable_cache.delete_prefixed("session:")
+
+
+def test_a_cache_that_fails_is_left_alone_for_a_moment_then_tried_again(
+    tmp_path: Path,
+) -> None:
+    server = RedisServer(require_program("redis-server", "apt-get install redis-server"), tmp_path)
+    cache = RedisCache(server.url, {"KEY_PREFIX": "test"})
+    assert cache.get("key") is None  # fails: not started
+    server.start()
+    try:
+        server.client().set("test:1:key", pickle.dumps("value"))
+        assert cache.get("key") is None  # left alone: not asked
+        time.sleep(ww5site.cache.RETRY_AFTER_SECONDS)
+        assert cache.get("key") == "value"
+    finally:
+        server.stop()
+        failed_here.clear()
