@@ -3,13 +3,16 @@ user may see."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from datetime import datetime
-from typing import Any
+from typing import Any, TypeVar
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import Q, QuerySet
 from django.utils import timezone
 
+from games.models import Game
+from games.selectors import can_see
 from ratings.core import journal, model
 from ratings.models import JournalEntry, Ladder, LadderPlayer, Rating, Season
 from tournaments.models import Membership
@@ -107,17 +110,40 @@ def shown_pools(viewer: AbstractBaseUser | None) -> Q:
     return Q(season__isnull=True) | Q(season__ladder__in=visible_ladders(viewer).values("pk"))
 
 
+T = TypeVar("T")
+
+
+def seen_by(
+    viewer: AbstractBaseUser | None, items: Iterable[T], game_of: Any = lambda item: item
+) -> list[T]:
+    """The items (games, or rows about a game: ``game_of`` finds it) whose game the
+    viewer may see, by the games' one rule: a public game, or a private one they play
+    in or organise. Each game is asked once."""
+    seen: dict[int, bool] = {}
+    shown = []
+    for item in items:
+        game: Game = game_of(item)
+        if game.pk not in seen:
+            seen[game.pk] = can_see(game, viewer)
+        if seen[game.pk]:
+            shown.append(item)
+    return shown
+
+
 def journal_of(
-    user: AbstractBaseUser, viewer: AbstractBaseUser | None = None
-) -> QuerySet[JournalEntry]:
-    """The player's journal rows in every pool the viewer may see: the global pool's,
-    and their ladder entries' in every season."""
-    return (
+    user: AbstractBaseUser, viewer: AbstractBaseUser | None = None, order: tuple[str, ...] = ("pk",)
+) -> list[JournalEntry]:
+    """The player's journal rows in every pool the viewer may see (the global pool's,
+    and their ladder entries' in every season), of the games the viewer may see: a
+    private game's rows (when, seat, place, rating change) are for its players and
+    organisers only, in every pool."""
+    rows = (
         JournalEntry.objects.filter(Q(user=user) | Q(player__user=user))
         .filter(shown_pools(viewer))
         .select_related("season__ladder", "game")
-        .order_by("pk")
+        .order_by(*order)
     )
+    return seen_by(viewer, rows, lambda row: row.game)
 
 
 def global_rating(user: AbstractBaseUser, now: datetime | None = None) -> dict[str, Any] | None:
@@ -156,15 +182,15 @@ def ladder_ratings(
 def ratings_json(
     user: AbstractBaseUser, now: datetime | None = None, viewer: AbstractBaseUser | None = None
 ) -> dict[str, Any]:
-    """A player's ratings and every journal row in the pools the viewer may see (the
-    game's id only for a public game)."""
+    """A player's ratings and every journal row in the pools and of the games the viewer
+    may see."""
     now = now or timezone.now()
     rows = []
     for entry in journal_of(user, viewer):
         season = entry.season
         rows.append(
             {
-                "game": entry.game_id if entry.game.is_public else None,
+                "game": entry.game_id,
                 "pool": "global"
                 if season is None
                 else {"ladder": season.ladder_id, "season": season.number},
