@@ -14,7 +14,7 @@ from games.models import Game
 from ratings import jobs, matchmaking, pools, selectors
 from ratings import ladder as ladders
 from ratings.errors import RatingError
-from ratings.models import Ladder, LadderGame, LadderPlayer, Rating
+from ratings.models import Ladder, LadderGame, LadderPlayer, LadderSeat, Rating
 from tests.ratings.conftest import end
 from tournaments import services
 from tournaments.models import League
@@ -337,3 +337,31 @@ def test_a_carried_rating_survives_a_season_sat_out(
     for key, row in carried.items():
         assert row.start_mu == played[key].mu
         assert played[key].sigma < row.start_sigma <= 25 / 3
+
+
+def test_over_a_season_each_player_moves_first_and_has_each_home_about_as_often(
+    league: League, anna: Any, players: list[Any]
+) -> None:
+    from collections import Counter
+
+    duels = ladders.create_ladder(league, anna, "Duels", player_count="2")
+    _join_all(duels, players)
+    start = timezone.now()
+    for n in range(8):
+        # A day on, everyone is overdue: each run seats everyone.
+        tables = _run(duels, start + timedelta(days=n + 1))
+        assert len(tables) == 4
+        for made in tables:
+            end(made.game, [[1 + n % 2], [2 - n % 2]])
+    seats = LadderSeat.objects.filter(ladder_game__season__ladder=duels).values_list(
+        "player_id", "seat__number", "seat__home"
+    )
+    games = Counter(player for player, _, _ in seats)
+    firsts = Counter(player for player, number, _ in seats if number == 1)
+    homes = Counter((player, home) for player, _, home in seats)
+    assert set(games.values()) == {8}
+    # Seat 1 moves first: each player has it half the time, give or take one game
+    # (chance alone leaves someone 6 or more of 8 times, or 2 or fewer, in most seasons).
+    assert all(3 <= firsts[player] <= 5 for player in games), firsts
+    # Six continents over eight games: none a third time.
+    assert max(homes.values()) <= 2, homes
