@@ -13,8 +13,9 @@ from django.utils import timezone
 
 from games.models import Game
 from games.selectors import can_see
-from ratings.core import journal, model
+from ratings.core import model
 from ratings.models import JournalEntry, Ladder, LadderPlayer, Rating, Season
+from ratings.pools import state_of
 from tournaments.models import Membership
 from tournaments.selectors import organises, visible_leagues
 
@@ -36,15 +37,10 @@ def can_see_ladder(ladder: Ladder, user: AbstractBaseUser | None) -> bool:
 
 
 def rating_now(row: Rating, now: datetime) -> model.Rating:
-    """The rating as it stands now: sigma grown for each idle week since its last game."""
-    if row.games == 0:
-        start = (
-            model.Rating(row.start_mu, row.start_sigma)
-            if row.start_mu is not None and row.start_sigma is not None
-            else model.initial()
-        )
-        return start
-    return journal.PlayerState(model.Rating(row.mu, row.sigma), row.games, row.last_played).now(now)
+    """The rating as it stands now: sigma grown for each idle week since its last rated
+    game (for a rating carried into the season and not yet played, in an earlier one)."""
+    state = state_of(row)
+    return model.initial() if state is None else state.now(now)
 
 
 def _line(rating: model.Rating, games: int, min_games: int) -> dict[str, Any]:
