@@ -13,7 +13,7 @@ from pygal.style import Style
 from games.models import Game, Move
 from ratings.core import model, seats
 from ratings.models import Ladder
-from ratings.selectors import journal_of, seen_by
+from ratings.selectors import Sight, journal_of
 from tournaments import history
 from tournaments.models import Entry, Tournament
 from tournaments.selectors import visible_leagues
@@ -21,25 +21,25 @@ from tournaments.selectors import visible_leagues
 FINISHED_SHOWN = 20
 
 
-def games_of(user: AbstractBaseUser, viewer: AbstractBaseUser | None) -> dict[str, Any]:
+def games_of(user: AbstractBaseUser, sight: Sight) -> dict[str, Any]:
     """The player's games the viewer may see (public ones, and the private ones the
     viewer plays in or organises), running and the last finished."""
     played = Game.objects.filter(seats__user=user).distinct()
     running = played.filter(status__in=[Game.Status.SETUP, Game.Status.PLAY])
     finished = played.filter(status=Game.Status.OVER).order_by("-finished_at")
     return {
-        "running": seen_by(viewer, running.order_by("-started_at")),
-        "finished": _first_seen(viewer, finished, FINISHED_SHOWN),
+        "running": sight.of(running.order_by("-started_at")),
+        "finished": _first_seen(sight, finished, FINISHED_SHOWN),
     }
 
 
-def _first_seen(viewer: AbstractBaseUser | None, games: Any, count: int) -> list[Game]:
+def _first_seen(sight: Sight, games: Any, count: int) -> list[Game]:
     """The first ``count`` of the games that the viewer may see, read a page at a time."""
     shown: list[Game] = []
     start = 0
     while len(shown) < count:
         page = list(games[start : start + count])
-        shown += seen_by(viewer, page)[: count - len(shown)]
+        shown += sight.of(page)[: count - len(shown)]
         if len(page) < count:
             break
         start += count
@@ -101,12 +101,12 @@ CHART_STYLE = Style(
 )
 
 
-def rating_chart(user: AbstractBaseUser, viewer: AbstractBaseUser | None = None) -> str | None:
+def rating_chart(user: AbstractBaseUser, sight: Sight) -> str | None:
     """The shown rating after each rated game the viewer may see, one line per pool the
     viewer may see, as an inline SVG drawn by pygal on the server (no script: it reads
     without JavaScript, and scales to a phone's width). None before the first rated
     game."""
-    rows = journal_of(user, viewer, order=("played_at", "pk"))
+    rows = journal_of(user, order=("played_at", "pk"), sight=sight)
     if not rows:
         return None
     series: dict[str, list[tuple[Any, int]]] = {}

@@ -3,9 +3,9 @@ user may see."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from datetime import datetime
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import Q, QuerySet
@@ -109,37 +109,45 @@ def shown_pools(viewer: AbstractBaseUser | None) -> Q:
 T = TypeVar("T")
 
 
-def seen_by(
-    viewer: AbstractBaseUser | None, items: Iterable[T], game_of: Any = lambda item: item
-) -> list[T]:
-    """The items (games, or rows about a game: ``game_of`` finds it) whose game the
-    viewer may see, by the games' one rule: a public game, or a private one they play
-    in or organise. Each game is asked once."""
-    seen: dict[int, bool] = {}
-    shown = []
-    for item in items:
-        game: Game = game_of(item)
-        if game.pk not in seen:
-            seen[game.pk] = can_see(game, viewer)
-        if seen[game.pk]:
-            shown.append(item)
-    return shown
+class Sight:
+    """Which games a viewer may see, by the games' one rule (``can_see``: a public game,
+    or a private one they play in or organise), each game asked once however many rows,
+    points and lines of a page are about it."""
+
+    def __init__(self, viewer: AbstractBaseUser | None) -> None:
+        self.viewer = viewer
+        self._seen: dict[int, bool] = {}
+
+    def sees(self, game: Game) -> bool:
+        if game.pk not in self._seen:
+            self._seen[game.pk] = can_see(game, self.viewer)
+        return self._seen[game.pk]
+
+    def of(self, items: Iterable[T], game_of: Callable[[T], Game] | None = None) -> list[T]:
+        """The items (games, or rows about a game: ``game_of`` finds it) whose game the
+        viewer may see."""
+        find = game_of or cast(Callable[[T], Game], lambda item: item)
+        return [item for item in items if self.sees(find(item))]
 
 
 def journal_of(
-    user: AbstractBaseUser, viewer: AbstractBaseUser | None = None, order: tuple[str, ...] = ("pk",)
+    user: AbstractBaseUser,
+    viewer: AbstractBaseUser | None = None,
+    order: tuple[str, ...] = ("pk",),
+    sight: Sight | None = None,
 ) -> list[JournalEntry]:
     """The player's journal rows in every pool the viewer may see (the global pool's,
     and their ladder entries' in every season), of the games the viewer may see: a
     private game's rows (when, seat, place, rating change) are for its players and
     organisers only, in every pool."""
+    sight = sight or Sight(viewer)
     rows = (
         JournalEntry.objects.filter(Q(user=user) | Q(player__user=user))
-        .filter(shown_pools(viewer))
+        .filter(shown_pools(sight.viewer))
         .select_related("season__ladder", "game")
         .order_by(*order)
     )
-    return seen_by(viewer, rows, lambda row: row.game)
+    return sight.of(rows, lambda row: row.game)
 
 
 def global_rating(user: AbstractBaseUser, now: datetime | None = None) -> dict[str, Any] | None:

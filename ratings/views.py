@@ -87,13 +87,14 @@ def player(request: HttpRequest, name: str) -> HttpResponse:
     """A player's public page: ratings and their chart, games, results, reliability."""
     user = _player(name)
     profile = getattr(user, "profile", None)
+    sight = selectors.Sight(request.user)  # shared: each game is asked about once
     context = {
         "shown_user": user,
         "display_name": (profile.display_name if profile else "") or user.get_username(),
         "global": selectors.global_rating(user),
         "ladders": selectors.ladder_ratings(user, viewer=request.user),
-        "chart": pages.rating_chart(user, request.user),
-        "games": pages.games_of(user, request.user),
+        "chart": pages.rating_chart(user, sight),
+        "games": pages.games_of(user, sight),
         "results": pages.tournament_results(user, request.user),
         "reliability": pages.reliability(user),
     }
