@@ -16,9 +16,10 @@ from games.engine.bots import BOTS
 from games.errors import GameError
 from games.models import Game
 from games.options import GameOptions
-from ratings.core import model
+from ratings.core import journal
 from ratings.errors import RatingError
 from ratings.models import Ladder, LadderGame, LadderPlayer, Rating, Season
+from ratings.pools import state_of
 from tournaments.models import League
 from tournaments.selectors import membership_of, organises
 from tournaments.services import join_league
@@ -111,9 +112,10 @@ def end_due_seasons(now: datetime) -> int:
 
 def next_season(ladder_id: int, now: datetime, due: bool = False) -> Season | None:
     """End the running season and start the next: the ratings start afresh, or are
-    carried (mu kept, sigma grown by idle weeks and the ladder's ``carry_sigma``) by its
-    setting. With ``due``, only if the running season is past its end: of two sweeps
-    at once, the ladder's lock lets the first end it and shows the second it is done."""
+    carried (mu kept, sigma grown by the ladder's ``carry_sigma``, idle weeks counted
+    from the last rated game on) by its setting. With ``due``, only if the running
+    season is past its end: of two sweeps at once, the ladder's lock lets the first end
+    it and shows the second it is done."""
     with transaction.atomic():
         locked = Ladder.objects.select_for_update().get(pk=ladder_id)
         last = running_season(locked)
@@ -123,32 +125,31 @@ def next_season(ladder_id: int, now: datetime, due: bool = False) -> Season | No
         last.save(update_fields=["ended_at"])
         season = _open_season(locked, last.number + 1, now)
         if locked.new_season == Ladder.NewSeason.CARRY:
-            _carry(locked, last, season, now)
+            _carry(locked, last, season)
     return season
 
 
-def _carry(ladder: Ladder, last: Season, season: Season, now: datetime) -> None:
+def _carry(ladder: Ladder, last: Season, season: Season) -> None:
     """Every rating of the last season goes on: the players' who played in it, and
-    those carried into it who sat it out (idle since its start)."""
+    those carried into it who sat it out. Idle growth is not applied here: it counts
+    from each player's last rated game whenever their rating is next read or rated."""
     carried = []
     rows = Rating.objects.filter(season=last).filter(
         Q(games__gt=0) | Q(start_mu__isnull=False, start_sigma__isnull=False)
     )
     for row in rows:
-        if row.games > 0:
-            rating, since = model.Rating(row.mu, row.sigma), row.last_played
-        else:
-            assert row.start_mu is not None and row.start_sigma is not None
-            rating, since = model.Rating(row.start_mu, row.start_sigma), last.started_at
-        start = model.carried(model.grown(rating, model.idle_weeks(since, now)), ladder.carry_sigma)
+        state = state_of(row)
+        assert state is not None
+        start = journal.carried_start(state, ladder.carry_sigma)
         carried.append(
             Rating(
                 season=season,
                 player_id=row.player_id,
                 mu=0.0,
                 sigma=0.0,
-                start_mu=start.mu,
-                start_sigma=start.sigma,
+                start_mu=start.rating.mu,
+                start_sigma=start.rating.sigma,
+                start_since=start.last_played,
             )
         )
     Rating.objects.bulk_create(carried)

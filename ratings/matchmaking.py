@@ -18,7 +18,7 @@ from games.services import TableSeat as GameSeat
 from ratings.core import matchmaking, model
 from ratings.ladder import game_options, running_season
 from ratings.models import Ladder, LadderGame, LadderPlayer, LadderSeat, Rating, Season
-from tournaments.core.seating import SeatHistory, seat_table
+from tournaments.core.seating import SeatHistory, SeatRecord, seat_table
 
 
 def sweep(now: datetime | None = None) -> int:
@@ -122,7 +122,7 @@ def _recent_opponents(ladder: Ladder, keys: list[int]) -> dict[int, set[int]]:
 def _start_table(
     ladder: Ladder, season: Season, table: tuple[int, ...], rng: random.Random, now: datetime
 ) -> LadderGame | None:
-    """Seat the players (a seat order and homes from the ladder's seat history) and
+    """Seat the players (a seat order and homes balanced over their season so far) and
     start the game; count the game against each player's limit.
 
     The conditional update is the guard against seating a player beyond their limit, or
@@ -141,7 +141,7 @@ def _start_table(
         players = {
             p.pk: p for p in LadderPlayer.objects.filter(pk__in=table).select_related("user")
         }
-        seated = seat_table(list(table), SeatHistory(), rng=rng)
+        seated = seat_table(list(table), _seat_history(season, table), rng=rng)
         game = games.create_table(
             game_options(ladder),
             [_seat(s.home, players[s.player]) for s in seated.seats],
@@ -166,6 +166,17 @@ def _start_table(
 def _seat(home: str, player: LadderPlayer) -> GameSeat:
     """A ladder player's seat; a bot entrant keeps its ladder name there."""
     return GameSeat(home, user=player.user, bot=player.bot, name=player.name if player.bot else "")
+
+
+def _seat_history(season: Season, players: tuple[int, ...]) -> SeatHistory:
+    """Where the players sat in the season's games so far (seat 0 moves first: a ladder
+    game's first player is its seat 1) and the homes they had, so that over the season
+    each player moves first and has each continent about as often as the others."""
+    seats = LadderSeat.objects.filter(ladder_game__season=season, player_id__in=players)
+    return SeatHistory(
+        SeatRecord(player, number - 1, home)
+        for player, number, home in seats.values_list("player_id", "seat__number", "seat__home")
+    )
 
 
 def _still_waiting(now: datetime) -> object:

@@ -235,9 +235,12 @@ class Rating(models.Model):
     games = models.PositiveIntegerField(default=0)
     last_played = models.DateTimeField(null=True, blank=True)
     # The rating carried into the season from the last one (a new season that carries
-    # ratings); empty: a new player's rating.
+    # ratings): the rating after the player's last rated game with the carry's extra
+    # sigma, and that game's date, from which idle growth counts; empty: a new player's
+    # rating.
     start_mu = models.FloatField(null=True, blank=True)
     start_sigma = models.FloatField(null=True, blank=True)
+    start_since = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         constraints = [

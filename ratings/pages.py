@@ -8,13 +8,13 @@ from typing import Any
 
 import pygal
 from django.contrib.auth.models import AbstractBaseUser
-from django.db.models import OuterRef, Q, Subquery
+from django.db.models import OuterRef, Subquery
 from pygal.style import Style
 
 from games.models import Game, Move, Seat
 from ratings.core import model, seats
-from ratings.models import JournalEntry, Ladder
-from ratings.selectors import shown_pools
+from ratings.models import Ladder
+from ratings.selectors import Sight, journal_of
 from tournaments import history
 from tournaments.models import Entry, Tournament
 from tournaments.selectors import visible_leagues
@@ -22,26 +22,35 @@ from tournaments.selectors import visible_leagues
 FINISHED_SHOWN = 20
 
 
-def _visible(games: Any, viewer: AbstractBaseUser | None) -> Any:
-    """Public games, and the private ones the viewer plays in (the players' public
-    page shows others only public games)."""
-    if viewer is not None and viewer.is_authenticated:
-        return games.filter(Q(is_public=True) | Q(seats__user=viewer)).distinct()
-    return games.filter(is_public=True)
-
-
-def games_of(user: AbstractBaseUser, viewer: AbstractBaseUser | None) -> dict[str, Any]:
-    played = Game.objects.filter(seats__user=user)
-    running = _visible(played.filter(status__in=[Game.Status.SETUP, Game.Status.PLAY]), viewer)
-    finished = _visible(played.filter(status=Game.Status.OVER), viewer)
+def games_of(user: AbstractBaseUser, sight: Sight) -> dict[str, Any]:
+    """The player's games the viewer may see (public ones, and the private ones the
+    viewer plays in or organises), running and the last finished."""
+    played = Game.objects.filter(seats__user=user).distinct()
+    running = played.filter(status__in=[Game.Status.SETUP, Game.Status.PLAY])
     # The player's place (the corrected one, if an organiser corrected the result).
     place = Seat.objects.filter(game=OuterRef("pk"), user=user).values("rank")[:1]
+    finished = (
+        played.filter(status=Game.Status.OVER)
+        .annotate(place=Subquery(place))
+        .order_by("-finished_at")
+    )
     return {
-        "running": list(running.order_by("-started_at")),
-        "finished": list(
-            finished.annotate(place=Subquery(place)).order_by("-finished_at")[:FINISHED_SHOWN]
-        ),
+        "running": sight.of(running.order_by("-started_at")),
+        "finished": _first_seen(sight, finished, FINISHED_SHOWN),
     }
+
+
+def _first_seen(sight: Sight, games: Any, count: int) -> list[Game]:
+    """The first ``count`` of the games that the viewer may see, read a page at a time."""
+    shown: list[Game] = []
+    start = 0
+    while len(shown) < count:
+        page = list(games[start : start + count])
+        shown += sight.of(page)[: count - len(shown)]
+        if len(page) < count:
+            break
+        start += count
+    return shown
 
 
 def reliability(user: AbstractBaseUser) -> dict[str, Any]:
@@ -99,16 +108,12 @@ CHART_STYLE = Style(
 )
 
 
-def rating_chart(user: AbstractBaseUser, viewer: AbstractBaseUser | None = None) -> str | None:
-    """The shown rating after each rated game, one line per pool the viewer may see, as
-    an inline SVG drawn by pygal on the server (no script: it reads without JavaScript,
-    and scales to a phone's width). None before the first rated game."""
-    rows = list(
-        JournalEntry.objects.filter(Q(user=user) | Q(player__user=user))
-        .filter(shown_pools(viewer))
-        .select_related("season__ladder")
-        .order_by("played_at", "pk")
-    )
+def rating_chart(user: AbstractBaseUser, sight: Sight) -> str | None:
+    """The shown rating after each rated game the viewer may see, one line per pool the
+    viewer may see, as an inline SVG drawn by pygal on the server (no script: it reads
+    without JavaScript, and scales to a phone's width). None before the first rated
+    game."""
+    rows = journal_of(user, order=("played_at", "pk"), sight=sight)
     if not rows:
         return None
     series: dict[str, list[tuple[Any, int]]] = {}

@@ -79,17 +79,24 @@ def _lock_ratings(season: Season | None, keys: Sequence[int]) -> dict[int, Ratin
     return {getattr(row, field): row for row in rows}
 
 
-def _start(row: Rating) -> model.Rating | None:
-    """A rating carried into the season (set before the player's first game)."""
+def _start(row: Rating) -> journal.PlayerState | None:
+    """A rating carried into the season (set before the player's first game), idle
+    since the player's last rated game."""
     if row.start_mu is None or row.start_sigma is None:
         return None
-    return model.Rating(row.start_mu, row.start_sigma)
+    return journal.PlayerState(model.Rating(row.start_mu, row.start_sigma), 0, row.start_since)
 
 
 def _state(row: Rating) -> journal.PlayerState | None:
     if row.games == 0:
         return None
     return journal.PlayerState(model.Rating(row.mu, row.sigma), row.games, row.last_played)
+
+
+def state_of(row: Rating) -> journal.PlayerState | None:
+    """The player's state in the pool: after their last game in it, else the rating
+    they carried into it; None for a new player."""
+    return _state(row) or _start(row)
 
 
 def _rate(
@@ -156,7 +163,7 @@ def results_of(entries: Sequence[JournalEntry], season: Season | None) -> list[j
     ]
 
 
-def starts_of(season: Season | None) -> dict[Hashable, model.Rating]:
+def starts_of(season: Season | None) -> dict[Hashable, journal.PlayerState]:
     """The ratings players carried into the season (none in the global pool)."""
     if season is None:
         return {}

@@ -3,15 +3,19 @@ user may see."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from datetime import datetime
-from typing import Any
+from typing import Any, TypeVar, cast
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import Q, QuerySet
 from django.utils import timezone
 
-from ratings.core import journal, model
+from games.models import Game
+from games.selectors import can_see
+from ratings.core import model
 from ratings.models import JournalEntry, Ladder, LadderPlayer, Rating, Season
+from ratings.pools import state_of
 from tournaments.models import Membership
 from tournaments.selectors import organises, visible_leagues
 
@@ -33,15 +37,10 @@ def can_see_ladder(ladder: Ladder, user: AbstractBaseUser | None) -> bool:
 
 
 def rating_now(row: Rating, now: datetime) -> model.Rating:
-    """The rating as it stands now: sigma grown for each idle week since its last game."""
-    if row.games == 0:
-        start = (
-            model.Rating(row.start_mu, row.start_sigma)
-            if row.start_mu is not None and row.start_sigma is not None
-            else model.initial()
-        )
-        return start
-    return journal.PlayerState(model.Rating(row.mu, row.sigma), row.games, row.last_played).now(now)
+    """The rating as it stands now: sigma grown for each idle week since its last rated
+    game (for a rating carried into the season and not yet played, in an earlier one)."""
+    state = state_of(row)
+    return model.initial() if state is None else state.now(now)
 
 
 def _line(rating: model.Rating, games: int, min_games: int) -> dict[str, Any]:
@@ -107,17 +106,48 @@ def shown_pools(viewer: AbstractBaseUser | None) -> Q:
     return Q(season__isnull=True) | Q(season__ladder__in=visible_ladders(viewer).values("pk"))
 
 
+T = TypeVar("T")
+
+
+class Sight:
+    """Which games a viewer may see, by the games' one rule (``can_see``: a public game,
+    or a private one they play in or organise), each game asked once however many rows,
+    points and lines of a page are about it."""
+
+    def __init__(self, viewer: AbstractBaseUser | None) -> None:
+        self.viewer = viewer
+        self._seen: dict[int, bool] = {}
+
+    def sees(self, game: Game) -> bool:
+        if game.pk not in self._seen:
+            self._seen[game.pk] = can_see(game, self.viewer)
+        return self._seen[game.pk]
+
+    def of(self, items: Iterable[T], game_of: Callable[[T], Game] | None = None) -> list[T]:
+        """The items (games, or rows about a game: ``game_of`` finds it) whose game the
+        viewer may see."""
+        find = game_of or cast(Callable[[T], Game], lambda item: item)
+        return [item for item in items if self.sees(find(item))]
+
+
 def journal_of(
-    user: AbstractBaseUser, viewer: AbstractBaseUser | None = None
-) -> QuerySet[JournalEntry]:
-    """The player's journal rows in every pool the viewer may see: the global pool's,
-    and their ladder entries' in every season."""
-    return (
+    user: AbstractBaseUser,
+    viewer: AbstractBaseUser | None = None,
+    order: tuple[str, ...] = ("pk",),
+    sight: Sight | None = None,
+) -> list[JournalEntry]:
+    """The player's journal rows in every pool the viewer may see (the global pool's,
+    and their ladder entries' in every season), of the games the viewer may see: a
+    private game's rows (when, seat, place, rating change) are for its players and
+    organisers only, in every pool."""
+    sight = sight or Sight(viewer)
+    rows = (
         JournalEntry.objects.filter(Q(user=user) | Q(player__user=user))
-        .filter(shown_pools(viewer))
+        .filter(shown_pools(sight.viewer))
         .select_related("season__ladder", "game")
-        .order_by("pk")
+        .order_by(*order)
     )
+    return sight.of(rows, lambda row: row.game)
 
 
 def global_rating(user: AbstractBaseUser, now: datetime | None = None) -> dict[str, Any] | None:
@@ -156,15 +186,15 @@ def ladder_ratings(
 def ratings_json(
     user: AbstractBaseUser, now: datetime | None = None, viewer: AbstractBaseUser | None = None
 ) -> dict[str, Any]:
-    """A player's ratings and every journal row in the pools the viewer may see (the
-    game's id only for a public game)."""
+    """A player's ratings and every journal row in the pools and of the games the viewer
+    may see."""
     now = now or timezone.now()
     rows = []
     for entry in journal_of(user, viewer):
         season = entry.season
         rows.append(
             {
-                "game": entry.game_id if entry.game.is_public else None,
+                "game": entry.game_id,
                 "pool": "global"
                 if season is None
                 else {"ladder": season.ladder_id, "season": season.number},

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import wraps
+from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth import get_user_model
@@ -16,16 +18,35 @@ from games.views import sign_in_first
 from ratings import ladder as ladders
 from ratings import pages, selectors
 from ratings.errors import RatingError
+from ratings.forms import JoinForm, SeasonForm
 from ratings.models import Ladder, LadderPlayer, Season
 from tournaments.selectors import organises
 
 
 def _player(name: str) -> AbstractBaseUser:
-    user: AbstractBaseUser = get_object_or_404(get_user_model(), username=name, is_active=True)
-    return user
+    # A NUL byte never names anyone, and PostgreSQL refuses it in a query's text.
+    users = get_user_model().objects.filter(is_active=True)
+    found: AbstractBaseUser | None = None if "\x00" in name else users.filter(username=name).first()
+    if found is None:
+        raise Http404("No such player.")
+    return found
+
+
+def _json_not_found(view: Callable[..., JsonResponse]) -> Callable[..., JsonResponse]:
+    """A JSON address that finds nothing answers 404 in JSON, with the reason."""
+
+    @wraps(view)
+    def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> JsonResponse:
+        try:
+            return view(request, *args, **kwargs)
+        except Http404 as missing:
+            return JsonResponse({"error": str(missing)}, status=404)
+
+    return wrapped
 
 
 @require_GET
+@_json_not_found
 def player_ratings_json(request: HttpRequest, name: str) -> JsonResponse:
     return JsonResponse(selectors.ratings_json(_player(name), viewer=request.user))
 
@@ -39,12 +60,15 @@ def _ladder(request: HttpRequest, ladder_id: int) -> Ladder:
 
 def _season(request: HttpRequest, ladder: Ladder) -> Season:
     """The season asked for (``?season=N``), else the running (or the last) one."""
-    number = request.GET.get("season", "")
     seasons = ladder.seasons.all()
-    if number:
-        if not number.isdigit():
+    if request.GET.get("season", ""):
+        asked = SeasonForm(request.GET)
+        if not asked.is_valid():
             raise Http404("No such season.")
-        return get_object_or_404(seasons, number=int(number))
+        season = seasons.filter(number=asked.cleaned_data["season"]).first()
+        if season is None:
+            raise Http404("No such season.")
+        return season
     season = seasons.order_by("-number").first()
     if season is None:
         raise Http404("No season yet.")
@@ -52,6 +76,7 @@ def _season(request: HttpRequest, ladder: Ladder) -> Season:
 
 
 @require_GET
+@_json_not_found
 def leaderboard_json(request: HttpRequest, ladder_id: int) -> JsonResponse:
     ladder = _ladder(request, ladder_id)
     return JsonResponse(selectors.leaderboard_json(ladder, _season(request, ladder)))
@@ -62,13 +87,14 @@ def player(request: HttpRequest, name: str) -> HttpResponse:
     """A player's public page: ratings and their chart, games, results, reliability."""
     user = _player(name)
     profile = getattr(user, "profile", None)
+    sight = selectors.Sight(request.user)  # shared: each game is asked about once
     context = {
         "shown_user": user,
         "display_name": (profile.display_name if profile else "") or user.get_username(),
         "global": selectors.global_rating(user),
         "ladders": selectors.ladder_ratings(user, viewer=request.user),
-        "chart": pages.rating_chart(user, request.user),
-        "games": pages.games_of(user, request.user),
+        "chart": pages.rating_chart(user, sight),
+        "games": pages.games_of(user, sight),
         "results": pages.tournament_results(user, request.user),
         "reliability": pages.reliability(user),
     }
@@ -87,7 +113,12 @@ def ladder(request: HttpRequest, ladder_id: int) -> HttpResponse:
     """A ladder: its format, a season's leaderboard, its games in progress, and the
     viewer's place on it."""
     ladder = _ladder(request, ladder_id)
-    season = _season(request, ladder)
+    return _ladder_page(request, ladder, _season(request, ladder))
+
+
+def _ladder_page(
+    request: HttpRequest, ladder: Ladder, season: Season, status: int = 200
+) -> HttpResponse:
     running = (
         Game.objects.filter(
             ladder_game__season=season,
@@ -106,7 +137,7 @@ def ladder(request: HttpRequest, ladder_id: int) -> HttpResponse:
         "entry": selectors.entry_of(ladder, request.user),
         "organiser": organises(request.user, ladder.league),
     }
-    return render(request, "ratings/ladder.html", context)
+    return render(request, "ratings/ladder.html", context, status=status)
 
 
 @require_GET
@@ -142,11 +173,17 @@ def _own_entry(request: HttpRequest, ladder: Ladder) -> LadderPlayer:
 @require_POST
 @sign_in_first
 def join(request: HttpRequest, ladder_id: int) -> HttpResponse:
+    form = JoinForm(request.POST)
+    if not form.is_valid():
+        # A damaged form: its page again, the reason said, nothing changed.
+        ladder = _ladder(request, ladder_id)
+        problems = "; ".join(e for errors in form.errors.values() for e in errors)
+        messages.error(request, f"Refused: {problems}. Nothing was changed.")
+        return _ladder_page(request, ladder, _season(request, ladder), status=400)
+    wanted = form.cleaned_data["max_games"]
+
     def act(ladder: Ladder) -> str:
-        wanted = request.POST.get("max_games", "1")
-        if not wanted.isdigit():
-            raise RatingError("say how many games at once, as a number")
-        ladders.join(ladder, request.user, int(wanted))
+        ladders.join(ladder, request.user, wanted)
         return f"You are on the ladder, for up to {wanted} games at once."
 
     return _ladder_post(request, ladder_id, act)

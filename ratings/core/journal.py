@@ -11,12 +11,22 @@ from collections.abc import Hashable, Iterable, Mapping
 from dataclasses import dataclass, replace
 from datetime import datetime
 
-from ratings.core.model import DEFAULT, Rating, Settings, grown, idle_weeks, initial, rate
+from ratings.core.model import (
+    DEFAULT,
+    Rating,
+    Settings,
+    carried,
+    grown,
+    idle_weeks,
+    initial,
+    rate,
+)
 
 
 @dataclass(frozen=True)
 class PlayerState:
-    """A player's rating in a pool after their last rated game."""
+    """A player's rating in a pool after their last rated game (``last_played``; for a
+    rating carried into a season, the game it was last rated in, in an earlier one)."""
 
     rating: Rating
     games: int = 0
@@ -25,6 +35,15 @@ class PlayerState:
     def now(self, when: datetime, settings: Settings = DEFAULT) -> Rating:
         """The rating as it stands at ``when``: sigma grown for each idle week."""
         return grown(self.rating, idle_weeks(self.last_played, when), settings)
+
+
+def carried_start(
+    state: PlayerState, extra_sigma: float, settings: Settings = DEFAULT
+) -> PlayerState:
+    """A player's state carried into a new season: mu kept, ``extra_sigma`` more
+    uncertainty, no game yet in it. Idle weeks still count from their last rated game,
+    however long before the season's start it was and however long they then wait."""
+    return PlayerState(carried(state.rating, extra_sigma, settings), 0, state.last_played)
 
 
 @dataclass(frozen=True)
@@ -53,15 +72,16 @@ def rate_game(
     states: Mapping[Hashable, PlayerState],
     result: GameResult,
     settings: Settings = DEFAULT,
-    start: Mapping[Hashable, Rating] | None = None,
+    start: Mapping[Hashable, PlayerState] | None = None,
 ) -> tuple[list[Row], dict[Hashable, PlayerState]]:
     """Rate one game: the journal rows and the players' new states. A player with no
-    state starts from ``start`` (a rating carried into the season) or a new rating."""
+    state in the pool starts from ``start`` (a rating carried into the season, idle
+    growth applied) or a new rating."""
     before: dict[Hashable, Rating] = {}
     for key, _, _ in result.players:
-        state = states.get(key)
+        state = states.get(key) or (start or {}).get(key)
         if state is None:
-            before[key] = (start or {}).get(key) or initial(settings)
+            before[key] = initial(settings)
         else:
             before[key] = state.now(result.when, settings)
     after = rate([(key, rank, before[key]) for key, rank, _ in result.players], settings)
@@ -80,7 +100,7 @@ def rate_game(
 def replay(
     results: Iterable[GameResult],
     settings: Settings = DEFAULT,
-    start: Mapping[Hashable, Rating] | None = None,
+    start: Mapping[Hashable, PlayerState] | None = None,
     states: Mapping[Hashable, PlayerState] | None = None,
 ) -> tuple[list[Row], dict[Hashable, PlayerState]]:
     """Rate the games in the order given, from ``states`` (the players' states before

@@ -53,7 +53,7 @@ def test_a_private_ladder_is_not_shown_to_strangers_on_the_page_or_in_the_json(
     client.force_login(carol)  # neither on the ladder nor in its league
     data = client.get("/players/alice/ratings.json").json()
     assert data["ladders"] == []
-    assert [row["pool"] for row in data["journal"]] == ["global", "global"]
+    assert [row["pool"] for row in data["journal"]] == ["global"]  # the public game's
     html = client.get("/players/alice/").content.decode()
     assert "Backroom" not in html
 
@@ -63,12 +63,42 @@ def test_a_private_ladder_is_not_shown_to_strangers_on_the_page_or_in_the_json(
     assert "Backroom" in client.get("/players/alice/").content.decode()
 
 
-def test_a_private_games_id_is_left_out_of_the_journal_rows(
-    client: Client, alice: Any, bob: Any
+def test_a_private_games_rows_are_shown_only_to_those_who_may_see_the_game(
+    client: Client, alice: Any, bob: Any, carol: Any
 ) -> None:
     public = played([alice, bob], [[1], [2]])
     private = played([alice, bob], [[2], [1]])
     type(private).objects.filter(pk=private.pk).update(is_public=False)
+    for stranger in (None, carol):
+        if stranger is not None:
+            client.force_login(stranger)
+        data = client.get("/players/alice/ratings.json").json()
+        assert [row["game"] for row in data["journal"]] == [public.pk]
+        assert [row["played_at"] for row in data["journal"]] == [public.finished_at.isoformat()]
+    client.force_login(bob)  # its player sees the game, and so its rows
     data = client.get("/players/alice/ratings.json").json()
-    assert [row["game"] for row in data["journal"]] == [public.pk, None]
-    assert [row["rank"] for row in data["journal"]] == [1, 2]  # the rating's record stays
+    assert [row["game"] for row in data["journal"]] == [public.pk, private.pk]
+    assert [row["rank"] for row in data["journal"]] == [1, 2]
+
+
+def test_a_private_ladder_games_global_rows_are_not_shown_to_strangers(
+    client: Client, league: Any, anna: Any, alice: Any, bob: Any, carol: Any
+) -> None:
+    from ratings import ladder as ladders
+    from ratings import matchmaking
+    from tests.ratings.conftest import end
+
+    hidden = ladders.create_ladder(league, anna, "Backroom", player_count="2", is_public=False)
+    for user in (alice, bob):
+        ladders.join(hidden, user)
+    (made,) = matchmaking.match(hidden.pk)
+    end(made.game, [[1], [2]])
+    client.force_login(carol)
+    data = client.get("/players/alice/ratings.json").json()
+    assert data["journal"] == []  # neither the season's row nor the global pool's
+    client.force_login(bob)
+    data = client.get("/players/alice/ratings.json").json()
+    assert sorted(str(row["pool"]) for row in data["journal"]) == [
+        "global",
+        str({"ladder": hidden.pk, "season": 1}),
+    ]

@@ -11,10 +11,11 @@ from django.test import Client
 from django.utils import timezone
 
 from games.models import Game
+from games.services import core
 from ratings import jobs, matchmaking, pools, selectors
 from ratings import ladder as ladders
 from ratings.errors import RatingError
-from ratings.models import Ladder, LadderGame, LadderPlayer, Rating
+from ratings.models import Ladder, LadderGame, LadderPlayer, LadderSeat, Rating
 from tests.ratings.conftest import end
 from tournaments import services
 from tournaments.models import League
@@ -337,3 +338,102 @@ def test_a_carried_rating_survives_a_season_sat_out(
     for key, row in carried.items():
         assert row.start_mu == played[key].mu
         assert played[key].sigma < row.start_sigma <= 25 / 3
+
+
+def test_over_a_season_each_player_moves_first_and_has_each_home_about_as_often(
+    league: League, anna: Any, players: list[Any]
+) -> None:
+    from collections import Counter
+
+    duels = ladders.create_ladder(league, anna, "Duels", player_count="2")
+    _join_all(duels, players)
+    start = timezone.now()
+    for n in range(8):
+        # A day on, everyone is overdue: each run seats everyone.
+        tables = _run(duels, start + timedelta(days=n + 1))
+        assert len(tables) == 4
+        for made in tables:
+            end(made.game, [[1 + n % 2], [2 - n % 2]])
+    seats = LadderSeat.objects.filter(ladder_game__season__ladder=duels).values_list(
+        "player_id", "seat__number", "seat__home"
+    )
+    games = Counter(player for player, _, _ in seats)
+    firsts = Counter(player for player, number, _ in seats if number == 1)
+    homes = Counter((player, home) for player, _, home in seats)
+    assert set(games.values()) == {8}
+    # Seat 1 moves first: each player has it half the time, give or take one game
+    # (chance alone leaves someone 6 or more of 8 times, or 2 or fewer, in most seasons).
+    assert all(3 <= firsts[player] <= 5 for player in games), firsts
+    # Six continents over eight games: none a third time.
+    assert max(homes.values()) <= 2, homes
+
+
+def _at(when: Any) -> Any:
+    """Set the games' clock (a game's finish is dated by it); returns the one replaced."""
+    return core.use_clock(lambda: when)
+
+
+def test_a_carried_players_idle_weeks_count_from_their_last_rated_game(
+    league: League, anna: Any, alice: Any, bob: Any
+) -> None:
+    from datetime import UTC, datetime
+
+    from ratings.models import JournalEntry
+
+    idle = 0.25  # sigma per idle week, in quadrature (the model's setting)
+    carry = 0.5
+    duels = ladders.create_ladder(league, anna, "Duels", player_count="2", carry_sigma=carry)
+    _join_all(duels, [alice, bob])
+    last_game = datetime(2026, 3, 2, 12, tzinfo=UTC)
+    previous = _at(last_game)
+    try:
+        (first,) = _run(duels, last_game)
+        end(first.game, [[1], [2]])
+        played = {r.player_id: r for r in Rating.objects.filter(season__ladder=duels)}
+        second = ladders.next_season(duels.pk, last_game + timedelta(days=4))
+        assert second is not None
+        ten_weeks = last_game + timedelta(weeks=10, hours=1)  # 9 weeks and 3 days in
+        board = {line["player"].pk: line for line in selectors.leaderboard(second, ten_weeks)}
+        _at(ten_weeks)
+        (again,) = _run(duels, ten_weeks)
+        end(again.game, [[2], [1]])
+    finally:
+        core.use_clock(previous)
+    for key, row in played.items():
+        # Ten whole weeks since the last rated game, though only nine and a half since
+        # the season's start and none whole before it: all count.
+        expected = (row.sigma**2 + carry**2 + 10 * idle**2) ** 0.5
+        assert board[key]["sigma"] == pytest.approx(expected, rel=1e-12)
+        entry = JournalEntry.objects.get(season=second, player_id=key)
+        assert entry.sigma_before == pytest.approx(expected, rel=1e-12)
+        assert entry.mu_before == row.mu
+    stored = {r.player_id: (r.mu, r.sigma) for r in Rating.objects.filter(season=second)}
+    replayed = {k: (s.rating.mu, s.rating.sigma) for k, s in pools.recompute(second).items()}
+    assert replayed == stored
+
+
+def test_idle_weeks_count_across_a_season_sat_out(
+    league: League, anna: Any, alice: Any, bob: Any
+) -> None:
+    from datetime import UTC, datetime
+
+    carry = 0.5
+    duels = ladders.create_ladder(league, anna, "Duels", player_count="2", carry_sigma=carry)
+    _join_all(duels, [alice, bob])
+    last_game = datetime(2026, 3, 2, 12, tzinfo=UTC)
+    previous = _at(last_game)
+    try:
+        (first,) = _run(duels, last_game)
+        end(first.game, [[1], [2]])
+    finally:
+        core.use_clock(previous)
+    played = {r.player_id: r for r in Rating.objects.filter(season__ladder=duels)}
+    ladders.next_season(duels.pk, last_game + timedelta(days=3))  # sat out
+    third = ladders.next_season(duels.pk, last_game + timedelta(days=6))
+    assert third is not None
+    later = last_game + timedelta(weeks=6)
+    lines = {line["player"].pk: line for line in selectors.leaderboard(third, later)}
+    for key, row in played.items():
+        expected = (row.sigma**2 + 2 * carry**2 + 6 * 0.25**2) ** 0.5
+        assert lines[key]["sigma"] == pytest.approx(expected, rel=1e-12)
+        assert lines[key]["mu"] == row.mu

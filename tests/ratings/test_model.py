@@ -101,6 +101,20 @@ def test_a_carried_rating_keeps_mu_and_is_less_sure() -> None:
     assert carried.sigma == pytest.approx(8**0.5)
 
 
+def test_a_carried_start_first_rated_weeks_later_has_grown_since_the_last_game() -> None:
+    last = journal.PlayerState(Rating(31.0, 2.0), 7, T0)
+    start = journal.carried_start(last, 2.0)
+    assert start.games == 0 and start.last_played == T0
+    when = T0 + timedelta(weeks=12, days=2)  # a new season began in between
+    rows, after = journal.rate_game(
+        {}, journal.GameResult(1, when, (("ann", 1, 1), ("bob", 2, 2))), start={"ann": start}
+    )
+    before = {row.key: row.before for row in rows}
+    assert before["ann"].sigma == pytest.approx((2.0**2 + 2.0**2 + 12 * 0.25**2) ** 0.5)
+    assert before["bob"] == model.initial()
+    assert after["ann"].games == 1 and after["ann"].last_played == when
+
+
 def test_a_replay_equals_the_incremental_updates_exactly() -> None:
     import random
 

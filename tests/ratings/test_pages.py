@@ -173,3 +173,22 @@ def test_a_private_ladder_is_seen_by_the_leagues_members_not_by_one_who_left(
     assert client.get(f"/ladders/{hidden.pk}/").status_code == 404
     assert client.get(f"/ladders/{hidden.pk}/leaderboard.json").status_code == 404
     assert "Backroom" not in client.get("/ladders/").content.decode()
+
+
+def test_a_players_page_shows_a_private_games_points_and_lines_only_to_who_may_see_it(
+    client: Client, django_user_model: Any, alice: Any, bob: Any, carol: Any
+) -> None:
+    played([alice, bob], [[1], [2]])
+    hidden = played([alice, bob], [[2], [1]])
+    type(hidden).objects.filter(pk=hidden.pk).update(is_public=False, name="Secret")
+    client.force_login(carol)
+    html = client.get("/players/alice/").content.decode()
+    assert html.count('class="dot reactive') == 1  # the public game's point only
+    assert "Secret" not in html
+    client.force_login(bob)  # a player of the private game
+    html = client.get("/players/alice/").content.decode()
+    assert html.count('class="dot reactive') == 2 and "Secret" in html
+    staff = django_user_model.objects.create_user("sam", is_staff=True)
+    client.force_login(staff)  # who organises every game sees it too (games' rule)
+    html = client.get("/players/alice/").content.decode()
+    assert html.count('class="dot reactive') == 2 and "Secret" in html
