@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -44,6 +45,7 @@ def test_a_ladder_bot_entrant_has_its_leaderboard_name_in_its_games(
     board = client.get(reverse("ratings:leaderboard_json", args=[ladder.pk])).json()
 
     assert bot.name in {line["name"] for line in board["players"]}
-    assert bot.name in running and numbered not in running
-    assert bot.name in game_page and numbered not in game_page
+    whole = re.compile(rf"{re.escape(numbered)}(?!\d)")  # not "Greedy bot 12" for 1
+    assert bot.name in running and not whole.search(running)
+    assert bot.name in game_page and not whole.search(game_page)
     assert {s["name"] for s in record["seats"] if s["seat"] == seat.number} == {bot.name}
