@@ -321,12 +321,24 @@ def reply_lines(text: str) -> list[str]:
 
 
 def _own_lines(text: str) -> list[str]:
+    # Without the invisible characters some clients write (a byte order mark,
+    # zero-width spaces, direction marks): "\ufeffmove usa brazil" is a move.
+    visible = [
+        "".join(c for c in line if unicodedata.category(c) != "Cf").strip()
+        for line in text.split("\n")
+    ]
     lines = []
-    for line in text.split("\n"):
-        # Without the invisible characters some clients write (a byte order mark,
-        # zero-width spaces, direction marks): "\ufeffmove usa brazil" is a move.
-        line = "".join(c for c in line if unicodedata.category(c) != "Cf").strip()
+    skip = False
+    for line, following in zip(visible, [*visible[1:], ""], strict=True):
+        if skip:
+            skip = False
+            continue
         if not line or line.startswith(">") or _parser_header(line):
+            continue
+        # Gmail wraps a long "On … wrote:" line in two (the address on the second):
+        # the first half is no move.
+        if following and _parser_header(f"{line} {following}"):
+            skip = True
             continue
         lines.append(clean(line[:MAX_LINE]))
     return lines
