@@ -6,6 +6,7 @@ class InboundConfig(AppConfig):
     verbose_name = "Received mail"
 
     def ready(self) -> None:
-        from inbound import webhooks
+        from inbound import checks, webhooks
 
         webhooks.connect()
+        assert checks  # registered on import

@@ -32,7 +32,7 @@ from games import replyto, services
 from games.models import Game, Move, Seat
 from inbound import answers
 from inbound.answers import Answer
-from inbound.models import InboundMessage
+from inbound.models import InboundMessage, WebhookSignature
 from inbound.reading import Reading, Unreadable, clean, fallback_id, peek, read_message
 
 logger = logging.getLogger(__name__)
@@ -408,9 +408,28 @@ def _answer(c: _Context, outcome: str, answer: Answer, error: str, **fields: obj
     return _finish(c.row, outcome, error, mail.pk if mail else None, **fields)
 
 
+class ReplayedSignature(Exception):
+    """A webhook signature the site accepted before."""
+
+
+def note_webhook_signature(token: str, now: datetime | None = None) -> None:
+    """Record a provider's signed token, in the caller's transaction (which handles the
+    post: a post that fails leaves no record, and its provider's retry is accepted);
+    ReplayedSignature if it was recorded before. Of two posts with one token at the same
+    moment, the second insert waits for the first transaction and then fails."""
+    try:
+        with transaction.atomic():  # a savepoint: the caller's transaction goes on
+            WebhookSignature.objects.create(token=token[:200], seen_at=now or timezone.now())
+    except IntegrityError:
+        raise ReplayedSignature(token) from None
+
+
 def sweep_inbound(now: datetime | None = None) -> int:
-    """Periodic: delete the audit rows older than INBOUND_KEEP_DAYS; returns how many."""
+    """Periodic: delete the audit rows older than INBOUND_KEEP_DAYS, and the webhook
+    signatures too old to be accepted again anyway; returns how many audit rows."""
     now = now or timezone.now()
     cutoff = now - timedelta(days=settings.INBOUND_KEEP_DAYS)
     deleted, _ = InboundMessage.objects.filter(received_at__lt=cutoff).delete()
+    window = timedelta(seconds=2 * settings.INBOUND_WEBHOOK_MAX_AGE_SECONDS)
+    WebhookSignature.objects.filter(seen_at__lt=now - window).delete()
     return deleted

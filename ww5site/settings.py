@@ -209,7 +209,11 @@ INBOUND_MAX_BYTES = env_int("INBOUND_MAX_BYTES", 5_000_000)
 INBOUND_PER_SENDER_PER_HOUR = env_int("INBOUND_PER_SENDER_PER_HOUR", 30)
 # How long the audit rows of received messages are kept.
 INBOUND_KEEP_DAYS = env_int("INBOUND_KEEP_DAYS", 90)
-# The inbound webhook's HTTP basic credentials ("user:password"), as django-anymail reads them.
+# A provider's webhook signature (Mailgun's) is accepted this many seconds either side of
+# the site's clock, and only once.
+INBOUND_WEBHOOK_MAX_AGE_SECONDS = env_int("INBOUND_WEBHOOK_MAX_AGE_SECONDS", 900)
+# The inbound webhook's HTTP basic credentials ("user:password"), as django-anymail reads
+# them; without them the webhook refuses every post.
 # Each provider's own inbound settings (a signing key) come as ANYMAIL_<NAME> variables.
 ANYMAIL = {
     name.removeprefix("ANYMAIL_"): value
