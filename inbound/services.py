@@ -4,15 +4,18 @@ turned into at most one action, answered by mail in the same transaction.
 
 The order of the checks: a message already handled (same Message-ID) is left alone;
 a program's message (an out-of-office reply, a bounce) is never answered, and a bounce
-marks its failed address; then the reply token and the sender must match a player who
-still holds the token's seat, or the answer says nothing about any game, and such an
-answer goes to one address at most once an hour (no backscatter to forged senders, no
-loop with a program that does not say it is one); a player over the hourly limit is not
-answered. Only then is the first line read: a move (for the token's decision),
-``confirm``, ``board``, ``moves`` or ``help``.
+marks its failed address; then the reply token must be genuine and the sender must be
+its player. Answers go only to the address of the player a genuine token names, never
+to a From nobody checked (anyone can write any From): a message without a genuine
+token gets no answer at all, only its audit row, and one with a genuine token from
+another address tells that player, once an hour, that someone tried. A player over
+the hourly limit is not answered. Only then is the first line read: a move (for the
+token's decision), ``confirm``, ``board``, ``moves`` or ``help``.
 
 The hourly limit counts a player's own authenticated messages only: mail forged in a
-player's name (their From, without their token) can never use up their limit.
+player's name (their From, without their token) can never use up their limit. It never
+drops a reply for a decision that waits for its player, nor counts the moves made; the
+first message it stops in an hour is answered, saying so.
 """
 
 from __future__ import annotations
@@ -102,12 +105,16 @@ def handle_message(
 
 
 def _fault(row: InboundMessage, reading: Reading, now: datetime, error: str) -> Handled:
-    """The sender of a message that could not be handled is told so (a person only, in
-    words for anyone): otherwise a player would wait for a move that was not made."""
+    """The player whose message could not be handled is told so (from their own address,
+    with their genuine token): otherwise they would wait for a move that was not made."""
     if reading.sender and not reading.automatic:
         try:
             with transaction.atomic():  # a savepoint: the audit row is kept if this fails
-                return _answer_stranger(row, reading, Outcome.MALFORMED, answers.FAULT, error)
+                player = _player_of(reading)
+                if player is not None:
+                    return _answer_player(
+                        row, player, reading, Outcome.MALFORMED, answers.FAULT, error
+                    )
         except Exception:
             logger.exception("the answer to a message that could not be handled failed")
     return _finish(row, Outcome.MALFORMED, error)
@@ -125,11 +132,7 @@ def _handle(
         return _automatic(row, reading, now)
     if not reading.sender:
         return _finish(row, Outcome.REJECTED, "no single From address")
-    if too_large:
-        limit = settings.INBOUND_MAX_BYTES
-        text = answers.TOO_LARGE.format(limit=limit)
-        return _answer_stranger(row, reading, Outcome.TOO_LARGE, text, f"over {limit} bytes")
-    return _from_a_person(row, reading, now)
+    return _from_a_person(row, reading, now, too_large)
 
 
 def _unreadable(raw: bytes) -> Reading:
@@ -205,72 +208,148 @@ def _token_addresses(reading: Reading) -> list[str]:
 
 
 def _over_limit(user: AbstractBaseUser, now: datetime) -> bool:
-    """The player sent the most messages an hour allows (their authenticated ones: the
-    audit rows that name them; this message's row does not yet)."""
+    """The player sent the most messages an hour allows: their authenticated ones (the
+    audit rows that name them; this message's row does not yet), besides those that
+    made or proposed a move, which the game itself bounds."""
     since = now - timedelta(hours=1)
-    sent = InboundMessage.objects.filter(user=user, received_at__gt=since).count()
+    sent = (
+        InboundMessage.objects.filter(user=user, received_at__gt=since)
+        .exclude(outcome__in=(Outcome.APPLIED, Outcome.CONFIRM))
+        .count()
+    )
     return sent >= settings.INBOUND_PER_SENDER_PER_HOUR
 
 
-def _stranger_answered_lately(sender: str, now: datetime) -> bool:
-    """An answer that names no game went to this address within the hour."""
-    since = now - timedelta(hours=1)
-    return InboundMessage.objects.filter(
-        sender=sender, user__isnull=True, answer__isnull=False, received_at__gt=since
-    ).exists()
+def _move_for_decision_due(
+    reading: Reading, token: replyto.ReplyToken, game: Game, seat: Seat
+) -> bool:
+    """A move (or "confirm") for the token's decision, which is the player's and still
+    waits for them: never dropped by the limit (a fast game may take more replies an hour
+    than it). Asking for the board, the moves or help is not a move."""
+    return (
+        _word(reading.first_line) not in COMMANDS
+        and token.for_decision
+        and game.is_active
+        and game.turn_number == token.turn
+        and game.to_move_id == seat.pk
+    )
 
 
-def _answer_stranger(
-    row: InboundMessage, reading: Reading, outcome: str, text: str, error: str
+def _limited(
+    row: InboundMessage, user: AbstractBaseUser, game: Game, reading: Reading, now: datetime
 ) -> Handled:
-    """An answer that names no game and no player: the sender may be anyone, so such an
-    answer goes to an address at most once an hour (the sender may be forged: its owner
-    gets no flood of answers; or a program: no endless exchange)."""
-    if _stranger_answered_lately(reading.sender, row.received_at):
-        return _finish(row, outcome, f"{error}; not answered: answered within the hour")
+    """Not read; the first limited message of the hour is answered, saying so."""
+    error = "over the player's hourly limit"
+    row.game = game
+    since = now - timedelta(hours=1)
+    told = InboundMessage.objects.filter(
+        user=user, outcome=Outcome.LIMITED, answer__isnull=False, received_at__gt=since
+    ).exists()
+    if told:
+        return _finish(row, Outcome.LIMITED, f"{error}; told within the hour")
+    text = answers.LIMITED.format(limit=settings.INBOUND_PER_SENDER_PER_HOUR)
+    return _answer_player(row, user, reading, Outcome.LIMITED, text, error)
+
+
+def _genuine_token(reading: Reading) -> tuple[str, replyto.ReplyToken] | None:
+    """The first reply token among the recipients whose signature is the site's."""
+    for candidate in replyto.tokens_in(reading.recipients):
+        try:
+            return candidate, replyto.read_token(candidate)
+        except replyto.BadToken:
+            continue
+    return None
+
+
+def _token_player(token: replyto.ReplyToken) -> AbstractBaseUser | None:
+    return get_user_model()._default_manager.filter(pk=token.user_id, is_active=True).first()
+
+
+def _is_from(user: AbstractBaseUser | None, reading: Reading) -> bool:
+    return bool(user and user.email and user.email.strip().lower() == reading.sender)
+
+
+def _player_of(reading: Reading) -> AbstractBaseUser | None:
+    """The player a genuine token among the recipients names, if the message is from
+    their own address; None otherwise."""
+    found = _genuine_token(reading)
+    user = _token_player(found[1]) if found else None
+    return user if _is_from(user, reading) else None
+
+
+def _answer_player(
+    row: InboundMessage,
+    user: AbstractBaseUser,
+    reading: Reading,
+    outcome: str,
+    text: str,
+    error: str,
+) -> Handled:
+    """An answer that names no game, to the player a genuine token names, at their own
+    address (the message came from it): their token expired, their seat is no longer
+    theirs, their message was too large or met a fault."""
     mail = answers.queue_answer(
-        Answer([text]), key=f"inbound:{row.pk}", to=reading.sender, subject=reading.subject
+        Answer([text]), key=f"inbound:{row.pk}", to=user.email, subject=reading.subject, user=user
     )
     return _finish(row, outcome, error, mail.pk if mail else None)
 
 
-def _from_a_person(row: InboundMessage, reading: Reading, now: datetime) -> Handled:
-    tokens = replyto.tokens_in(reading.recipients)
-    address = reading.recipients[0] if reading.recipients else settings.REPLY_DOMAIN
-    stranger = answers.STRANGER.format(address=address)
-    token = None
-    for candidate in tokens:
-        try:
-            token = replyto.read_token(candidate)
-        except replyto.BadToken:
-            continue
-        row.token = candidate[:120]
-        break
-    if token is not None and Game.objects.filter(pk=token.game_id).exists():
+def _tell_of_attempt(
+    row: InboundMessage, user: AbstractBaseUser | None, reading: Reading, now: datetime
+) -> Handled:
+    """A genuine token from another address: a forger who saw a player's mail, or the
+    player writing from another address. Nothing goes to the sender (it may be anyone);
+    the token's player is told, at most once an hour whoever writes."""
+    error = "sender is not the token's player"
+    if user is None or not user.email:
+        return _finish(row, Outcome.REJECTED, error)
+    if answers.told_of_attempt_since(user, now - timedelta(hours=1)):
+        return _finish(row, Outcome.REJECTED, f"{error}; player told within the hour")
+    game = Game.objects.filter(pk=row.game_id).first()
+    text = answers.ATTEMPT.format(sender=reading.sender, game=game or "a game", email=user.email)
+    mail = answers.queue_attempt_notice(text, key=f"inbound:{row.pk}", user=user, game=game)
+    return _finish(row, Outcome.REJECTED, error, mail.pk if mail else None)
+
+
+def _from_a_person(
+    row: InboundMessage, reading: Reading, now: datetime, too_large: bool = False
+) -> Handled:
+    found = _genuine_token(reading)
+    if found is None:
+        # Not the site's token: the sender may be anyone, and is not answered.
+        why = "a reply token that is not valid" if replyto.tokens_in(reading.recipients) else ""
+        why = why or "no reply token"
+        if too_large:
+            return _finish(
+                row, Outcome.TOO_LARGE, f"over {settings.INBOUND_MAX_BYTES} bytes; {why}"
+            )
+        return _finish(row, Outcome.REJECTED, why)
+    row.token, token = found[0][:120], found[1]
+    if Game.objects.filter(pk=token.game_id).exists():
         # A genuine token names its game even when its sender is refused, so the game's
-        # organisers see the attempt in the audit (the answer still names nothing).
+        # organisers see the attempt in the audit.
         row.game_id = token.game_id
-    if token is None:
-        why = "a reply token that is not valid" if tokens else "no reply token"
-        return _answer_stranger(row, reading, Outcome.REJECTED, stranger, why)
-    user = get_user_model()._default_manager.filter(pk=token.user_id, is_active=True).first()
-    if user is None or not user.email or user.email.strip().lower() != reading.sender:
-        return _answer_stranger(
-            row, reading, Outcome.REJECTED, stranger, "sender is not the token's player"
-        )
+    user = _token_player(token)
+    if not _is_from(user, reading):
+        return _tell_of_attempt(row, user, reading, now)
+    assert user is not None
+    row.user = user  # the token and the sender matched: it counts for their limit
+    if too_large:
+        limit = settings.INBOUND_MAX_BYTES
+        text = answers.TOO_LARGE.format(limit=limit)
+        return _answer_player(row, user, reading, Outcome.TOO_LARGE, text, f"over {limit} bytes")
     seat = Seat.objects.filter(pk=token.seat_id, game_id=token.game_id).first()
     game = Game.objects.select_related("to_move", "winner").filter(pk=token.game_id).first()
     if seat is None or game is None or seat.user_id != token.user_id:
-        return _answer_stranger(
-            row, reading, Outcome.REJECTED, stranger, "the token's player no longer holds its seat"
-        )
+        error = "the token's player no longer holds its seat"
+        return _answer_player(row, user, reading, Outcome.REJECTED, answers.REPLACED, error)
     if token.issued + settings.REPLY_TOKEN_DAYS * 86400 < now.timestamp():
-        return _answer_stranger(
-            row, reading, Outcome.REJECTED, answers.EXPIRED, "the token expired"
-        )
-    if _over_limit(user, now):
-        return _finish(row, Outcome.LIMITED, "over the player's hourly limit", user=user, game=game)
-    row.user, row.game, row.turn = user, game, token.turn if token.for_decision else None
+        error = "the token expired"
+        return _answer_player(row, user, reading, Outcome.REJECTED, answers.EXPIRED, error)
+    if not _move_for_decision_due(reading, token, game, seat) and _over_limit(user, now):
+        return _limited(row, user, game, reading, now)
+    row.game, row.turn = game, token.turn if token.for_decision else None
+    address = reading.recipients[0] if reading.recipients else settings.REPLY_DOMAIN
     reply_address = next(
         (a for a in reading.recipients if replyto.token_of(a) == row.token), address
     )
@@ -278,9 +357,13 @@ def _from_a_person(row: InboundMessage, reading: Reading, now: datetime) -> Hand
     return _command(context, now)
 
 
+def _word(first_line: str) -> str:
+    return first_line.strip(STRIP).lower().rstrip(".!")
+
+
 def _command(c: _Context, now: datetime) -> Handled:
     line = c.reading.first_line.strip(STRIP)
-    word = line.lower().rstrip(".!")
+    word = _word(line)
     if word in COMMANDS:
         return _inform(c, word)
     if not line:

@@ -204,8 +204,10 @@ REPLY_LOCAL_PART = os.environ.get("REPLY_LOCAL_PART", "play")
 REPLY_TOKEN_DAYS = env_int("REPLY_TOKEN_DAYS", 60)
 # Messages larger than this are refused unread (bytes, headers and attachments included).
 INBOUND_MAX_BYTES = env_int("INBOUND_MAX_BYTES", 5_000_000)
-# Messages one player may send in an hour (with their token, from their address) before
-# the rest go unread and unanswered; mail forged in their name does not count.
+# Messages one player may send in an hour (with their token, from their address), besides
+# their moves, before the rest go unread (the first of them answered once, saying so); a
+# move for a decision that waits for them is always read; mail forged in their name
+# does not count.
 INBOUND_PER_SENDER_PER_HOUR = env_int("INBOUND_PER_SENDER_PER_HOUR", 30)
 # How long the audit rows of received messages are kept.
 INBOUND_KEEP_DAYS = env_int("INBOUND_KEEP_DAYS", 90)
