@@ -76,6 +76,8 @@ class Reading:
     automatic: str = ""  # why a program sent it ("" for a person)
     bounce: bool = False
     failed: list[str] = field(default_factory=list)  # a bounce's failed addresses
+    # The Message-IDs a bounce quotes (of the mail that failed, among others).
+    quoted_ids: list[str] = field(default_factory=list)
     lines: list[str] = field(default_factory=list)  # the reply's lines, first first
 
     def __post_init__(self) -> None:
@@ -119,6 +121,8 @@ def read_message(raw: bytes, envelope_recipients: list[str] | None = None) -> Re
     reading.bounce = reading.bounce or bool(reading.failed)
     if reading.bounce and not reading.automatic:
         reading.automatic = "a delivery status notification"
+    if reading.bounce:
+        reading.quoted_ids = quoted_ids(raw)
     if not reading.automatic:
         reading.lines = reply_lines(body_text(message))
     return reading
@@ -225,6 +229,23 @@ def _failed_recipients(message: Message) -> list[str]:
                 if "@" in address and address not in failed:
                     failed.append(address)
     return failed
+
+
+MESSAGE_ID = re.compile(rb"<([^<>\s@]{1,200}@[^<>\s@]{1,200})>")
+MAX_QUOTED_IDS = 50
+
+
+def quoted_ids(raw: bytes) -> list[str]:
+    """The Message-IDs written anywhere in a bounce (the failed mail's headers, quoted as
+    text/rfc822-headers or message/rfc822, In-Reply-To, References), the first few."""
+    found: list[str] = []
+    for match in MESSAGE_ID.finditer(raw):
+        value = "<" + match.group(1).decode("ascii", errors="replace") + ">"
+        if value not in found:
+            found.append(value)
+            if len(found) == MAX_QUOTED_IDS:
+                break
+    return found
 
 
 # --- the body ---------------------------------------------------------------------------

@@ -37,6 +37,7 @@ from inbound import answers
 from inbound.answers import Answer
 from inbound.models import InboundMessage, WebhookSignature
 from inbound.reading import Reading, Unreadable, clean, fallback_id, peek, read_message
+from mail.models import OutgoingMail
 
 logger = logging.getLogger(__name__)
 
@@ -182,20 +183,34 @@ def _finish(
 
 def _automatic(row: InboundMessage, reading: Reading, now: datetime) -> Handled:
     """Never answered (two programs would answer each other for ever); a bounce marks
-    the addresses it says failed."""
+    the addresses it says failed, of those the site sent the bounced mail to."""
     if not reading.bounce:
         return _finish(row, Outcome.AUTO_REPLY, reading.automatic)
-    failed = reading.failed or _token_addresses(reading)
+    sent_to = _bounced_mail_addresses(reading)
+    failed = [address for address in reading.failed if address in sent_to] or (
+        [] if reading.failed else sorted(sent_to)
+    )
     reason = f"a mail to it bounced on {now:%Y-%m-%d}"
     marked = sum(mark_address_failing(address, reason, now) for address in failed)
-    detail = f"{reading.automatic}; failed: {', '.join(failed) or 'not named'}"
+    named = ", ".join(reading.failed) or "not named"
+    detail = (
+        f"{reading.automatic}; failed: {named}; of the site's mail: {', '.join(failed) or 'none'}"
+    )
     return _finish(row, Outcome.BOUNCE, f"{detail}; players marked: {marked}")
 
 
-def _token_addresses(reading: Reading) -> list[str]:
-    """For a bounce that names no failed address: the address of the player whose token
-    it was sent to."""
-    found = []
+def _bounced_mail_addresses(reading: Reading) -> set[str]:
+    """The addresses a bounce is tied to: those of the site's mails whose Message-ID it
+    quotes (random, known only to the mail's recipient and the servers on its way), and
+    the player of a genuine reply token it was sent to. A bounce without such a tie
+    (anyone can write one naming anyone) marks no one; and one tied to a mail to bob
+    cannot mark alice."""
+    addresses = {
+        address.strip().lower()
+        for address in OutgoingMail.objects.filter(message_id__in=reading.quoted_ids).values_list(
+            "to_address", flat=True
+        )
+    }
     for token in replyto.tokens_in(reading.recipients):
         try:
             user_id = replyto.read_token(token).user_id
@@ -203,8 +218,8 @@ def _token_addresses(reading: Reading) -> list[str]:
             continue
         user = get_user_model()._default_manager.filter(pk=user_id).first()
         if user is not None and user.email:
-            found.append(user.email)
-    return found
+            addresses.add(user.email.strip().lower())
+    return addresses
 
 
 def _over_limit(user: AbstractBaseUser, now: datetime) -> bool:
