@@ -42,6 +42,11 @@ TOO_LARGE = (
     "Your mail was not read: it is larger than the site accepts ({limit} bytes). "
     "Reply with your move alone, without attachments. Nothing was changed."
 )
+TOO_MANY_PARTS = (
+    "Your mail was not read: it has more parts than the site reads (at most {limit}, "
+    "not nested deeper than a mail client does). Reply with your move alone, without "
+    "attachments. Nothing was changed."
+)
 FAULT = (
     "Your mail could not be handled because of a fault of the site: nothing was "
     "changed. Reply again later, or make your decision on the site."

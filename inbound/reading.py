@@ -14,6 +14,7 @@ dropped.
 from __future__ import annotations
 
 import email
+import email.parser
 import email.policy
 import hashlib
 import re
@@ -96,14 +97,47 @@ def fallback_id(raw: bytes) -> str:
     return f"<sha256-{hashlib.sha256(raw).hexdigest()}@inbound>"
 
 
-def peek(raw: bytes) -> Reading:
-    """Headers only (for a message refused for its size): nothing of the body is read."""
+def peek(raw: bytes, envelope_recipients: list[str] | None = None) -> Reading:
+    """Headers only: nothing of the body is read (the reply token, the sender and the
+    marks of a program are all in the headers; the body is read only for the token's
+    player or a bounce, and only once its shape is within the caps)."""
     end = raw.find(b"\r\n\r\n", 0, HEADER_LIMIT)
     if end < 0:
         end = raw.find(b"\n\n", 0, HEADER_LIMIT)
     head = raw[: end if end >= 0 else HEADER_LIMIT]
-    message = email.message_from_bytes(head, policy=email.policy.default)
-    return _headers_of(message, raw, [])
+    message = email.parser.BytesHeaderParser(policy=email.policy.default).parsebytes(head)
+    return _headers_of(message, raw, envelope_recipients or [])
+
+
+BOUNDARY = re.compile(rb"""boundary\s*=\s*(?:"([^"\r\n]{1,200})"|([^\s";]{1,200}))""", re.I)
+DELIMITER = re.compile(rb"^--([^\r\n]{1,202}?)[ \t]*\r?$", re.M)
+
+
+def mime_shape(raw: bytes) -> tuple[int, int]:
+    """How many MIME parts the message has and how deep its multiparts nest, counted
+    from its bytes (the boundaries it declares and its delimiter lines), without
+    parsing it: the parser's cost grows with both, and a message's parts are read only
+    once they are within INBOUND_MAX_PARTS and INBOUND_MAX_DEPTH."""
+    declared = {quoted or bare for quoted, bare in BOUNDARY.findall(raw)}
+    parts = depth = 0
+    nesting: list[bytes] = []  # the multiparts open at this point, outermost first
+    for match in DELIMITER.finditer(raw):
+        line = match.group(1)
+        closing = line.endswith(b"--") and line[:-2] in declared
+        boundary = line[:-2] if closing else line
+        if boundary not in declared:
+            continue
+        if boundary in nesting:  # a delimiter of an open multipart closes those inside
+            del nesting[nesting.index(boundary) + 1 :]
+            if closing:
+                nesting.pop()
+            else:
+                parts += 1
+        elif not closing:
+            nesting.append(boundary)
+            parts += 1
+        depth = max(depth, len(nesting))
+    return parts, depth
 
 
 def read_message(raw: bytes, envelope_recipients: list[str] | None = None) -> Reading:

@@ -36,7 +36,15 @@ from games.models import Game, Move, Seat
 from inbound import answers
 from inbound.answers import Answer
 from inbound.models import InboundMessage, WebhookSignature
-from inbound.reading import Reading, Unreadable, clean, fallback_id, peek, read_message
+from inbound.reading import (
+    Reading,
+    Unreadable,
+    clean,
+    fallback_id,
+    mime_shape,
+    peek,
+    read_message,
+)
 from mail.models import OutgoingMail
 
 logger = logging.getLogger(__name__)
@@ -80,18 +88,19 @@ def handle_message(
     """Read one raw message and do what it asks (see the module's docstring).
     ``recipients``: the envelope's (the SMTP RCPT addresses), when known."""
     now = now or timezone.now()
-    too_large = len(raw) > settings.INBOUND_MAX_BYTES
-    error = ""
+    error, over = "", None
     try:
-        reading = peek(raw) if too_large else read_message(raw, recipients)
+        reading, over = _read(raw, recipients or [])
     except Unreadable as unreadable:
         reading, error = _unreadable(raw), str(unreadable)
+    except DatabaseError:
+        raise  # the database is down: the transport makes the sender try again later
     except Exception as failure:  # whatever the bytes, an audit row and no action
         logger.exception("an inbound message could not be read")
         reading, error = _unreadable(raw), f"{type(failure).__name__}: {failure}"
     try:
         with transaction.atomic():
-            return _handle(reading, raw, transport, now, error, too_large)
+            return _handle(reading, raw, transport, now, error, over)
     except DatabaseError:
         raise  # the database is down: the transport makes the sender try again later
     except Exception as failure:
@@ -103,6 +112,40 @@ def handle_message(
             if row is None:
                 return Handled("duplicate")
             return _fault(row, reading, now, f"{type(failure).__name__}: {failure}")
+
+
+@dataclass(frozen=True)
+class _Over:
+    """A message over a cap, refused unread: why (for the audit), and what its player is
+    told."""
+
+    error: str
+    text: str
+
+
+def _read(raw: bytes, recipients: list[str]) -> tuple[Reading, _Over | None]:
+    """The headers first: the body is read only for the player a genuine token names (from
+    their address) or for a bounce, and only when the message is within the caps on its
+    size, its MIME parts and their nesting (a message of thousands of parts costs
+    seconds of CPU to parse). Any other message is audited from its headers alone."""
+    if not raw.strip():
+        raise Unreadable("the message is empty")
+    head = peek(raw, recipients)
+    if len(raw) > settings.INBOUND_MAX_BYTES:
+        limit = settings.INBOUND_MAX_BYTES
+        return head, _Over(f"over {limit} bytes", answers.TOO_LARGE.format(limit=limit))
+    if not head.bounce and (head.automatic or _player_of(head) is None):
+        return head, None
+    parts, depth = mime_shape(raw)
+    if parts > settings.INBOUND_MAX_PARTS:
+        limit = settings.INBOUND_MAX_PARTS
+        text = answers.TOO_MANY_PARTS.format(limit=limit)
+        return head, _Over(f"{parts} MIME parts, over {limit}", text)
+    if depth > settings.INBOUND_MAX_DEPTH:
+        limit = settings.INBOUND_MAX_DEPTH
+        text = answers.TOO_MANY_PARTS.format(limit=settings.INBOUND_MAX_PARTS)
+        return head, _Over(f"MIME parts nested {depth} deep, over {limit}", text)
+    return read_message(raw, recipients), None
 
 
 def _fault(row: InboundMessage, reading: Reading, now: datetime, error: str) -> Handled:
@@ -122,7 +165,7 @@ def _fault(row: InboundMessage, reading: Reading, now: datetime, error: str) -> 
 
 
 def _handle(
-    reading: Reading, raw: bytes, transport: str, now: datetime, error: str, too_large: bool
+    reading: Reading, raw: bytes, transport: str, now: datetime, error: str, over: _Over | None
 ) -> Handled:
     row = _claim(reading, raw, transport, now)
     if row is None:
@@ -130,10 +173,12 @@ def _handle(
     if error:
         return _finish(row, Outcome.MALFORMED, error)
     if reading.automatic:
+        if over is not None:  # a program's message is never answered
+            return _finish(row, Outcome.TOO_LARGE, f"{over.error}; {reading.automatic}")
         return _automatic(row, reading, now)
     if not reading.sender:
         return _finish(row, Outcome.REJECTED, "no single From address")
-    return _from_a_person(row, reading, now, too_large)
+    return _from_a_person(row, reading, now, over)
 
 
 def _unreadable(raw: bytes) -> Reading:
@@ -327,17 +372,15 @@ def _tell_of_attempt(
 
 
 def _from_a_person(
-    row: InboundMessage, reading: Reading, now: datetime, too_large: bool = False
+    row: InboundMessage, reading: Reading, now: datetime, over: _Over | None = None
 ) -> Handled:
     found = _genuine_token(reading)
     if found is None:
         # Not the site's token: the sender may be anyone, and is not answered.
         why = "a reply token that is not valid" if replyto.tokens_in(reading.recipients) else ""
         why = why or "no reply token"
-        if too_large:
-            return _finish(
-                row, Outcome.TOO_LARGE, f"over {settings.INBOUND_MAX_BYTES} bytes; {why}"
-            )
+        if over is not None:
+            return _finish(row, Outcome.TOO_LARGE, f"{over.error}; {why}")
         return _finish(row, Outcome.REJECTED, why)
     row.token, token = found[0][:120], found[1]
     if Game.objects.filter(pk=token.game_id).exists():
@@ -349,10 +392,8 @@ def _from_a_person(
         return _tell_of_attempt(row, user, reading, now)
     assert user is not None
     row.user = user  # the token and the sender matched: it counts for their limit
-    if too_large:
-        limit = settings.INBOUND_MAX_BYTES
-        text = answers.TOO_LARGE.format(limit=limit)
-        return _answer_player(row, user, reading, Outcome.TOO_LARGE, text, f"over {limit} bytes")
+    if over is not None:
+        return _answer_player(row, user, reading, Outcome.TOO_LARGE, over.text, over.error)
     seat = Seat.objects.filter(pk=token.seat_id, game_id=token.game_id).first()
     game = Game.objects.select_related("to_move", "winner").filter(pk=token.game_id).first()
     if seat is None or game is None or seat.user_id != token.user_id:

@@ -204,6 +204,10 @@ REPLY_LOCAL_PART = os.environ.get("REPLY_LOCAL_PART", "play")
 REPLY_TOKEN_DAYS = env_int("REPLY_TOKEN_DAYS", 60)
 # Messages larger than this are refused unread (bytes, headers and attachments included).
 INBOUND_MAX_BYTES = env_int("INBOUND_MAX_BYTES", 5_000_000)
+# And messages with more MIME parts than this, or multiparts nested deeper, counted from
+# the bytes before the message is parsed (mail clients write a few parts, 3 or 4 deep).
+INBOUND_MAX_PARTS = env_int("INBOUND_MAX_PARTS", 100)
+INBOUND_MAX_DEPTH = env_int("INBOUND_MAX_DEPTH", 10)
 # Messages one player may send in an hour (with their token, from their address), besides
 # their moves, before the rest go unread (the first of them answered once, saying so); a
 # move for a decision that waits for them is always read; mail forged in their name
