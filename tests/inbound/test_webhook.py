@@ -7,15 +7,18 @@ import base64
 import hashlib
 import hmac
 import time
+from datetime import timedelta
 from typing import Any
 
 import pytest
 from django.contrib.auth.models import AbstractBaseUser
 from django.core import checks
 from django.test import Client
+from django.utils import timezone
 
 from games.models import Game, Move
-from inbound.models import InboundMessage
+from inbound.models import InboundMessage, WebhookSignature
+from inbound.services import note_webhook_signature, sweep_inbound
 from tests.games.factories import snapshot
 from tests.inbound.helpers import decision_mail, eml
 
@@ -130,3 +133,14 @@ def test_a_replayed_mailgun_signature_with_another_body_is_refused(
     assert b"already" in replayed.content
     assert snapshot(duel) == before
     assert InboundMessage.objects.count() == 1
+
+
+def test_the_sweep_forgets_signatures_too_old_to_be_accepted_again(settings) -> None:  # type: ignore[no-untyped-def]
+    now = timezone.now()
+    window = timedelta(seconds=settings.INBOUND_WEBHOOK_MAX_AGE_SECONDS)
+    note_webhook_signature("old", now - 2 * window - timedelta(seconds=1))
+    note_webhook_signature("recent", now - window)
+
+    sweep_inbound(now)
+
+    assert list(WebhookSignature.objects.values_list("token", flat=True)) == ["recent"]
