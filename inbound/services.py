@@ -31,15 +31,16 @@ from django.db import DatabaseError, IntegrityError, transaction
 from django.utils import timezone
 
 from accounts.services import mark_address_failing
-from games import replyto, services
-from games.models import Game, Move, Seat
+from games import replyto
+from games.models import Game, Seat
 from inbound import answers
 from inbound.answers import Answer
+from inbound.audit import Handled, claim, finish
+from inbound.commands import COMMANDS, Context, first_word, run_command
 from inbound.models import InboundMessage, WebhookSignature
 from inbound.reading import (
     Reading,
     Unreadable,
-    clean,
     fallback_id,
     mime_shape,
     peek,
@@ -50,32 +51,6 @@ from mail.models import OutgoingMail
 logger = logging.getLogger(__name__)
 
 Outcome = InboundMessage.Outcome
-COMMANDS = ("help", "board", "moves")
-STRIP = " \t\"'`*_<>“”‘’"
-
-
-@dataclass(frozen=True)
-class Handled:
-    """What was done with a message: the audit row's outcome (or "duplicate" for a
-    message handled before, which has no row of its own), its id, and whether it was
-    answered."""
-
-    outcome: str
-    row_id: int | None = None
-    answered: bool = False
-
-
-@dataclass
-class _Context:
-    """A message whose token and sender matched a player who holds the seat."""
-
-    row: InboundMessage
-    reading: Reading
-    token: replyto.ReplyToken
-    address: str
-    user: AbstractBaseUser
-    game: Game
-    seat: Seat
 
 
 def handle_message(
@@ -108,7 +83,7 @@ def handle_message(
         # recorded (nothing else: its transaction rolled back) and not tried again.
         logger.exception("an inbound message could not be handled")
         with transaction.atomic():
-            row = _claim(reading, raw, transport, now)
+            row = claim(reading, raw, transport, now)
             if row is None:
                 return Handled("duplicate")
             return _fault(row, reading, now, f"{type(failure).__name__}: {failure}")
@@ -161,23 +136,23 @@ def _fault(row: InboundMessage, reading: Reading, now: datetime, error: str) -> 
                     )
         except Exception:
             logger.exception("the answer to a message that could not be handled failed")
-    return _finish(row, Outcome.MALFORMED, error)
+    return finish(row, Outcome.MALFORMED, error)
 
 
 def _handle(
     reading: Reading, raw: bytes, transport: str, now: datetime, error: str, over: _Over | None
 ) -> Handled:
-    row = _claim(reading, raw, transport, now)
+    row = claim(reading, raw, transport, now)
     if row is None:
         return Handled("duplicate")
     if error:
-        return _finish(row, Outcome.MALFORMED, error)
+        return finish(row, Outcome.MALFORMED, error)
     if reading.automatic:
         if over is not None:  # a program's message is never answered
-            return _finish(row, Outcome.TOO_LARGE, f"{over.error}; {reading.automatic}")
+            return finish(row, Outcome.TOO_LARGE, f"{over.error}; {reading.automatic}")
         return _automatic(row, reading, now)
     if not reading.sender:
-        return _finish(row, Outcome.REJECTED, "no single From address")
+        return finish(row, Outcome.REJECTED, "no single From address")
     return _from_a_person(row, reading, now, over)
 
 
@@ -188,49 +163,11 @@ def _unreadable(raw: bytes) -> Reading:
         return Reading(fallback_id(raw), "", "", [])
 
 
-def _claim(reading: Reading, raw: bytes, transport: str, now: datetime) -> InboundMessage | None:
-    """The message's audit row, or None if the message was handled before.
-
-    The unique Message-ID makes this the claim: of two deliveries of one message (a
-    retrying mail server, two transports) only one inserts the row. On PostgreSQL the
-    second insert waits for the first transaction, then fails here, once it committed."""
-    row = InboundMessage(
-        received_at=now,
-        transport=transport[:10],
-        message_id=reading.message_id,
-        sender=reading.sender[:320],
-        recipient=(reading.recipients[0] if reading.recipients else "")[:320],
-        subject=reading.subject[:300],
-        size=len(raw),
-        command=reading.first_line[:200],
-    )
-    try:
-        with transaction.atomic():  # a savepoint: the caller's transaction goes on
-            row.save()
-    except IntegrityError:
-        if InboundMessage.objects.filter(message_id=reading.message_id).exists():
-            return None
-        raise
-    return row
-
-
-def _finish(
-    row: InboundMessage, outcome: str, error: str = "", answer: int | None = None, **fields: object
-) -> Handled:
-    row.outcome = outcome
-    row.error = clean(error)[:2000]
-    row.answer_id = answer
-    for name, value in fields.items():
-        setattr(row, name, value)
-    row.save()
-    return Handled(outcome, row.pk, answer is not None)
-
-
 def _automatic(row: InboundMessage, reading: Reading, now: datetime) -> Handled:
     """Never answered (two programs would answer each other for ever); a bounce marks
     the addresses it says failed, of those the site sent the bounced mail to."""
     if not reading.bounce:
-        return _finish(row, Outcome.AUTO_REPLY, reading.automatic)
+        return finish(row, Outcome.AUTO_REPLY, reading.automatic)
     sent_to = _bounced_mail_addresses(reading)
     failed = [address for address in reading.failed if address in sent_to] or (
         [] if reading.failed else sorted(sent_to)
@@ -241,7 +178,7 @@ def _automatic(row: InboundMessage, reading: Reading, now: datetime) -> Handled:
     detail = (
         f"{reading.automatic}; failed: {named}; of the site's mail: {', '.join(failed) or 'none'}"
     )
-    return _finish(row, Outcome.BOUNCE, f"{detail}; players marked: {marked}")
+    return finish(row, Outcome.BOUNCE, f"{detail}; players marked: {marked}")
 
 
 def _bounced_mail_addresses(reading: Reading) -> set[str]:
@@ -287,7 +224,7 @@ def _move_for_decision_due(
     waits for them: never dropped by the limit (a fast game may take more replies an hour
     than it). Asking for the board, the moves or help is not a move."""
     return (
-        _word(reading.first_line) not in COMMANDS
+        first_word(reading.first_line) not in COMMANDS
         and token.for_decision
         and game.is_active
         and game.turn_number == token.turn
@@ -306,7 +243,7 @@ def _limited(
         user=user, outcome=Outcome.LIMITED, answer__isnull=False, received_at__gt=since
     ).exists()
     if told:
-        return _finish(row, Outcome.LIMITED, f"{error}; told within the hour")
+        return finish(row, Outcome.LIMITED, f"{error}; told within the hour")
     text = answers.LIMITED.format(limit=settings.INBOUND_PER_SENDER_PER_HOUR)
     return _answer_player(row, user, reading, Outcome.LIMITED, text, error)
 
@@ -351,7 +288,7 @@ def _answer_player(
     mail = answers.queue_answer(
         Answer([text]), key=f"inbound:{row.pk}", to=user.email, subject=reading.subject, user=user
     )
-    return _finish(row, outcome, error, mail.pk if mail else None)
+    return finish(row, outcome, error, mail.pk if mail else None)
 
 
 def _tell_of_attempt(
@@ -362,13 +299,13 @@ def _tell_of_attempt(
     the token's player is told, at most once an hour whoever writes."""
     error = "sender is not the token's player"
     if user is None or not user.email:
-        return _finish(row, Outcome.REJECTED, error)
+        return finish(row, Outcome.REJECTED, error)
     if answers.told_of_attempt_since(user, now - timedelta(hours=1)):
-        return _finish(row, Outcome.REJECTED, f"{error}; player told within the hour")
+        return finish(row, Outcome.REJECTED, f"{error}; player told within the hour")
     game = Game.objects.filter(pk=row.game_id).first()
     text = answers.ATTEMPT.format(sender=reading.sender, game=game or "a game", email=user.email)
     mail = answers.queue_attempt_notice(text, key=f"inbound:{row.pk}", user=user, game=game)
-    return _finish(row, Outcome.REJECTED, error, mail.pk if mail else None)
+    return finish(row, Outcome.REJECTED, error, mail.pk if mail else None)
 
 
 def _from_a_person(
@@ -380,8 +317,8 @@ def _from_a_person(
         why = "a reply token that is not valid" if replyto.tokens_in(reading.recipients) else ""
         why = why or "no reply token"
         if over is not None:
-            return _finish(row, Outcome.TOO_LARGE, f"{over.error}; {why}")
-        return _finish(row, Outcome.REJECTED, why)
+            return finish(row, Outcome.TOO_LARGE, f"{over.error}; {why}")
+        return finish(row, Outcome.REJECTED, why)
     row.token, token = found[0][:120], found[1]
     if Game.objects.filter(pk=token.game_id).exists():
         # A genuine token names its game even when its sender is refused, so the game's
@@ -409,142 +346,8 @@ def _from_a_person(
     reply_address = next(
         (a for a in reading.recipients if replyto.token_of(a) == row.token), address
     )
-    context = _Context(row, reading, token, reply_address, user, game, seat)
-    return _command(context, now)
-
-
-def _word(first_line: str) -> str:
-    return first_line.strip(STRIP).lower().rstrip(".!")
-
-
-def _command(c: _Context, now: datetime) -> Handled:
-    line = c.reading.first_line.strip(STRIP)
-    word = _word(line)
-    if word in COMMANDS:
-        return _inform(c, word)
-    if not line:
-        text = "We found no move in your reply: write it on the first line. Nothing was changed."
-        return _answer(c, Outcome.REFUSED, Answer([text], moves=True, help=True), "empty reply")
-    if not c.token.for_decision:
-        text = (
-            f"“{line}” was not read as a move: moves are made by replying to the mail "
-            "that asks for your decision. Nothing was changed."
-        )
-        return _answer(c, Outcome.REFUSED, Answer([text], moves=True), "a move to a game address")
-    confirmed = False
-    if word == "confirm" or word.startswith("confirm "):
-        confirmed = True
-        line = line[len("confirm") :].strip(STRIP)
-        if not line:
-            line = _pending_confirmation(c)
-            if not line:
-                text = "There is nothing to confirm for this decision. Nothing was changed."
-                return _answer(c, Outcome.REFUSED, Answer([text], moves=True), "nothing to confirm")
-    return _move(c, line, confirmed, now)
-
-
-def _pending_confirmation(c: _Context) -> str:
-    """The action this player was last asked to confirm for the token's decision."""
-    asked = (
-        InboundMessage.objects.filter(
-            user=c.user, game=c.game, turn=c.token.turn, outcome=Outcome.CONFIRM
-        )
-        .order_by("-received_at", "-id")
-        .values_list("action", flat=True)
-        .first()
-    )
-    return asked or ""
-
-
-def _inform(c: _Context, word: str) -> Handled:
-    game, seat = c.game, c.seat
-    if word == "help":
-        return _answer(c, Outcome.ANSWERED, Answer([f"{game}: replying by mail."], help=True), "")
-    yours = game.is_active and game.to_move_id == seat.pk and not game.is_paused
-    paragraphs = [f"{game}, as it is now." if word == "board" else f"{game}: your moves."]
-    if not yours:
-        paragraphs.append(answers.waiting_for(game, seat))
-    return _answer(c, Outcome.ANSWERED, Answer(paragraphs, board=word == "board", moves=yours), "")
-
-
-def _move(c: _Context, line: str, confirmed: bool, now: datetime) -> Handled:
-    game, token = c.game, c.token
-    if (
-        game.turn_number == token.turn
-        and game.deadline is not None
-        and now > game.deadline
-        and game.is_active
-    ):
-        text = (
-            "Your reply came after this decision's deadline: it was not applied. The game "
-            "deals with the missed decision as its rules say. Nothing was changed."
-        )
-        return _answer(c, Outcome.REFUSED, Answer([text]), "after the deadline")
-    try:
-        decision = services.submit_move(
-            game.pk,
-            c.user,
-            line,
-            token.turn,
-            source=Move.Source.EMAIL,
-            confirm_elimination=confirmed,
-        )
-    except services.NeedsConfirmation as risky:
-        words = answers.phrase(game, risky.action)
-        text = (
-            f"“{words}” leaves your home continent empty: it eliminates you (R15). To make "
-            "it all the same, reply “confirm” to this mail. Nothing was changed."
-        )
-        return _answer(c, Outcome.CONFIRM, Answer([text]), "", action=risky.action)
-    except services.StaleForm:
-        return _already(c, None)
-    except services.GameError as refusal:
-        game.refresh_from_db()
-        # The reason without the engine's list of legal actions: the answer lists them.
-        reason = getattr(refusal, "reason", str(refusal)).rstrip(". ")
-        text = f"Your move “{line}” was not accepted: {reason}. Nothing was changed."
-        return _answer(c, Outcome.REFUSED, Answer([text], moves=True), str(refusal))
-    if decision.duplicate:
-        return _already(c, decision.move)
-    game.refresh_from_db()
-    move = decision.move
-    answer = Answer(
-        [f"Your decision was recorded: {answers.phrase(game, move.action)}."],
-        lines=answers.move_lines(game, move),
-        after=[answers.waiting_for(game, c.seat)],
-    )
-    return _answer(c, Outcome.APPLIED, answer, "", move=move)
-
-
-def _already(c: _Context, mine: Move | None) -> Handled:
-    """The decision was made before this reply (by an earlier reply, the web, a link, a
-    bot on the deadline): nothing is applied."""
-    game = c.game
-    game.refresh_from_db()
-    if mine is None:
-        mine = Move.objects.filter(game=game, number=c.token.turn + 1).first()
-    made = f": {answers.phrase(game, mine.action)}" if mine is not None else ""
-    now_due = answers.waiting_for(game, c.seat)
-    if game.is_active and not game.is_paused and game.to_move_id == c.seat.pk:
-        # Its mail was sent before this reply came: no other mail "follows".
-        now_due = "The game waits for your next decision: reply to the mail that asks for it."
-    text = f"This decision was already made{made}. Your reply was not applied. {now_due}"
-    return _answer(c, Outcome.ALREADY, Answer([text]), "already decided")
-
-
-def _answer(c: _Context, outcome: str, answer: Answer, error: str, **fields: object) -> Handled:
-    """Answer the player in the game's thread; their next reply goes to the same address."""
-    mail = answers.queue_answer(
-        answer,
-        key=f"inbound:{c.row.pk}",
-        to=c.user.email,
-        subject=c.reading.subject,
-        user=c.user,
-        game=c.game,
-        seat=c.seat,
-        reply_to=c.address,
-    )
-    return _finish(c.row, outcome, error, mail.pk if mail else None, **fields)
+    context = Context(row, reading, token, reply_address, user, game, seat)
+    return run_command(context, now)
 
 
 class ReplayedSignature(Exception):
