@@ -106,6 +106,8 @@ def peek(raw: bytes, envelope_recipients: list[str] | None = None) -> Reading:
         end = raw.find(b"\n\n", 0, HEADER_LIMIT)
     head = raw[: end if end >= 0 else HEADER_LIMIT]
     message = email.parser.BytesHeaderParser(policy=email.policy.default).parsebytes(head)
+    if not message.keys():
+        raise Unreadable("the message has no headers")
     return _headers_of(message, raw, envelope_recipients or [])
 
 
