@@ -5,7 +5,8 @@ whose receiver here hands the message to ``handle_message`` like the other trans
 
 Every webhook URL is ``guarded``: without ``ANYMAIL_WEBHOOK_SECRET`` it refuses every
 post (anyone could post mail in any sender's name), a provider the site is not set up
-for gets a 403 that says so, and a request anymail finds invalid a 400 that says why.
+for gets a 403 that says so, and a request anymail finds invalid, or cannot parse, a
+400 that says why.
 Mailgun's raw-MIME posts are also refused when their signature's timestamp is out of
 the window or its token was seen before (anymail checks the signature alone), and are
 handed on unparsed: the reader checks the token and the parts before reading the body.
@@ -63,6 +64,16 @@ def guarded(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
         except AnymailWebhookValidationFailure as error:
             logger.warning("a post to %s was refused: %s", request.path, error)
             text = f"Refused: {error}. Nothing was read.\n"
+            return HttpResponseBadRequest(text, content_type="text/plain")
+        except (ValueError, KeyError, IndexError, TypeError, AttributeError) as error:
+            # Raised by anymail's parsing of a body its provider would never send (broken
+            # JSON, missing fields): the poster's fault, not ours. (handle_message lets
+            # only a DatabaseError out, which stays a 500 so the provider retries.)
+            logger.warning("a post to %s was refused: %r", request.path, error)
+            text = (
+                "Refused: not a post of this provider's inbound webhook "
+                f"({type(error).__name__}). Nothing was read.\n"
+            )
             return HttpResponseBadRequest(text, content_type="text/plain")
 
     return guarded_view

@@ -144,3 +144,21 @@ def test_the_sweep_forgets_signatures_too_old_to_be_accepted_again(settings) -> 
     sweep_inbound(now)
 
     assert list(WebhookSignature.objects.values_list("token", flat=True)) == ["recent"]
+
+
+@pytest.mark.parametrize("provider", ["postmark", "sendgrid", "mailjet", "sparkpost"])
+@pytest.mark.parametrize(
+    ("body", "content_type"),
+    [(b"{not json", "application/json"), (b"a=b", "application/x-www-form-urlencoded")],
+    ids=["broken JSON", "a form of nothing"],
+)
+def test_a_post_that_is_not_what_the_provider_sends_is_a_400(
+    configured: None, provider: str, body: bytes, content_type: str
+) -> None:
+    client = Client(raise_request_exception=False)
+    response = client.post(
+        f"/anymail/{provider}/inbound/", body, content_type=content_type, HTTP_AUTHORIZATION=AUTH
+    )
+    assert response.status_code == 400
+    assert b"not a post" in response.content
+    assert not InboundMessage.objects.exists()
