@@ -9,4 +9,4 @@ class InboundConfig(AppConfig):
         from inbound import checks, webhooks
 
         webhooks.connect()
-        assert checks  # registered on import
+        checks.register_checks()

@@ -26,13 +26,16 @@ def _webhook_off() -> list[CheckMessage]:
     ]
 
 
-# One warning in each case: at start-up (runserver, migrate, check) in production, and
-# with `check --deploy` also while DEBUG is on (where the first one is silent).
-@register(Tags.security)
 def webhook_secret_at_start_up(app_configs: Any = None, **kwargs: Any) -> list[CheckMessage]:
     return [] if settings.DEBUG else _webhook_off()
 
 
-@register(Tags.security, deploy=True)
 def webhook_secret_for_deploy(app_configs: Any = None, **kwargs: Any) -> list[CheckMessage]:
     return _webhook_off() if settings.DEBUG else []
+
+
+def register_checks() -> None:
+    """One warning in each case: at start-up (runserver, migrate, check) in production,
+    and with `check --deploy` also while DEBUG is on (where the first one is silent)."""
+    register(webhook_secret_at_start_up, Tags.security)
+    register(webhook_secret_for_deploy, Tags.security, deploy=True)
