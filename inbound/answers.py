@@ -1,14 +1,17 @@
 """The answers to received messages: what each says, queued in the outbox in the
 transaction that handled the message (``emails/reply-*``).
 
-An answer to a player whose token and address matched is threaded in the game's thread
-and tells of the game; an answer to anyone else says only that nothing was read, and
-nothing about any game.
+Answers go only to the player a genuine token names, at their own address. One to a
+player whose token and address matched is threaded in the game's thread and tells of
+the game; one about a token that no longer works (expired, a seat no longer theirs)
+says only that nothing was read; a player whose reply address was written to from
+another address is told so.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
@@ -31,18 +34,34 @@ HELP = """How replies work:
 Each reply address works for its own decision only, until the decision is made or
 its deadline passes."""
 
-STRANGER = (
-    "Your mail to {address} was not read: this address takes only the replies of a "
-    "player to the mails the site sent them, from the address those mails went to. "
-    "Nothing was changed."
+REPLACED = (
+    "Your mail was not read: the seat its reply address was for is no longer yours "
+    "(an organiser gave it to another player). Nothing was changed."
 )
 TOO_LARGE = (
     "Your mail was not read: it is larger than the site accepts ({limit} bytes). "
     "Reply with your move alone, without attachments. Nothing was changed."
 )
+TOO_MANY_PARTS = (
+    "Your mail was not read: it has more parts than the site reads (at most {limit}, "
+    "not nested deeper than a mail client does). Reply with your move alone, without "
+    "attachments. Nothing was changed."
+)
 FAULT = (
     "Your mail could not be handled because of a fault of the site: nothing was "
     "changed. Reply again later, or make your decision on the site."
+)
+ATTEMPT = (
+    "A mail from {sender} was sent to the reply address of a mail the site sent you "
+    "about {game}. It was not read: that address takes only your own replies, from "
+    "your address ({email}). Nothing was changed. If you forwarded the site's mail, "
+    "whoever got it can see its reply address; it still works only for you."
+)
+LIMITED = (
+    "Your mail was not read: you sent the site {limit} mails within the hour, its hourly "
+    "limit. Until the hour has passed, only your moves in reply to a mail that asks for "
+    "your decision are read; other mails are not read and get no further answer. "
+    "Nothing was changed."
 )
 EXPIRED = (
     "Your mail was not read: the address you replied to has expired. Reply to your "
@@ -117,6 +136,40 @@ def queue_answer(
         reply_to=reply_to,
         inline_part=inline,
     )
+
+
+ATTEMPT_KEY = "inbound-attempt"
+
+
+def queue_attempt_notice(
+    text: str, *, key: str, user: AbstractBaseUser, game: Game | None
+) -> OutgoingMail | None:
+    """Tell ``user`` that a mail from another address came to their reply address, under
+    a subject of the site's own (not the sender's)."""
+    title = selectors.game_title(game) if game is not None else "a game"
+    context: dict[str, Any] = {
+        "subject": f"[World War 5] {title}: a mail to your reply address was not read",
+        "paragraphs": [text],
+        "lines": [],
+        "after": [],
+        "help": "",
+    }
+    subject_line, body, html = notify.render_mail("reply", context, user)
+    return queue_mail(
+        user.email,
+        subject_line,
+        body,
+        html,
+        kind="reply",
+        to_user=user,
+        dedup_key=f"{ATTEMPT_KEY}:{user.pk}:{key}",
+    )
+
+
+def told_of_attempt_since(user: AbstractBaseUser, since: datetime) -> bool:
+    return OutgoingMail.objects.filter(
+        dedup_key__startswith=f"{ATTEMPT_KEY}:{user.pk}:", created_at__gt=since
+    ).exists()
 
 
 def waiting_for(game: Game, seat: Seat) -> str:

@@ -6,6 +6,7 @@ class InboundConfig(AppConfig):
     verbose_name = "Received mail"
 
     def ready(self) -> None:
-        from inbound import webhooks
+        from inbound import checks, webhooks
 
         webhooks.connect()
+        checks.register_checks()

@@ -67,3 +67,20 @@ class InboundMessage(models.Model):
 
     def __str__(self) -> str:
         return f"{self.sender or '(no sender)'}: {self.get_outcome_display()}"
+
+
+class WebhookSignature(models.Model):
+    """A provider's webhook signature the site accepted (Mailgun signs a random token and
+    a timestamp): a second post with the same token is a replay and is refused. Kept in
+    the database, not the cache, so a cache that is down or cleared lets no replay
+    through; rows older than the signature window are swept with the audit."""
+
+    token = models.CharField(max_length=200, unique=True)
+    seen_at = models.DateTimeField(default=timezone.now, db_index=True)
+
+    class Meta:
+        verbose_name = "webhook signature seen"
+        verbose_name_plural = "webhook signatures seen"
+
+    def __str__(self) -> str:
+        return self.token

@@ -14,6 +14,7 @@ dropped.
 from __future__ import annotations
 
 import email
+import email.parser
 import email.policy
 import hashlib
 import re
@@ -76,6 +77,8 @@ class Reading:
     automatic: str = ""  # why a program sent it ("" for a person)
     bounce: bool = False
     failed: list[str] = field(default_factory=list)  # a bounce's failed addresses
+    # The Message-IDs a bounce quotes (of the mail that failed, among others).
+    quoted_ids: list[str] = field(default_factory=list)
     lines: list[str] = field(default_factory=list)  # the reply's lines, first first
 
     def __post_init__(self) -> None:
@@ -94,14 +97,49 @@ def fallback_id(raw: bytes) -> str:
     return f"<sha256-{hashlib.sha256(raw).hexdigest()}@inbound>"
 
 
-def peek(raw: bytes) -> Reading:
-    """Headers only (for a message refused for its size): nothing of the body is read."""
+def peek(raw: bytes, envelope_recipients: list[str] | None = None) -> Reading:
+    """Headers only: nothing of the body is read (the reply token, the sender and the
+    marks of a program are all in the headers; the body is read only for the token's
+    player or a bounce, and only once its shape is within the caps)."""
     end = raw.find(b"\r\n\r\n", 0, HEADER_LIMIT)
     if end < 0:
         end = raw.find(b"\n\n", 0, HEADER_LIMIT)
     head = raw[: end if end >= 0 else HEADER_LIMIT]
-    message = email.message_from_bytes(head, policy=email.policy.default)
-    return _headers_of(message, raw, [])
+    message = email.parser.BytesHeaderParser(policy=email.policy.default).parsebytes(head)
+    if not message.keys():
+        raise Unreadable("the message has no headers")
+    return _headers_of(message, raw, envelope_recipients or [])
+
+
+BOUNDARY = re.compile(rb"""boundary\s*=\s*(?:"([^"\r\n]{1,200})"|([^\s";]{1,200}))""", re.I)
+DELIMITER = re.compile(rb"^--([^\r\n]{1,202}?)[ \t]*\r?$", re.M)
+
+
+def mime_shape(raw: bytes) -> tuple[int, int]:
+    """How many MIME parts the message has and how deep its multiparts nest, counted
+    from its bytes (the boundaries it declares and its delimiter lines), without
+    parsing it: the parser's cost grows with both, and a message's parts are read only
+    once they are within INBOUND_MAX_PARTS and INBOUND_MAX_DEPTH."""
+    declared = {quoted or bare for quoted, bare in BOUNDARY.findall(raw)}
+    parts = depth = 0
+    nesting: list[bytes] = []  # the multiparts open at this point, outermost first
+    for match in DELIMITER.finditer(raw):
+        line = match.group(1)
+        closing = line.endswith(b"--") and line[:-2] in declared
+        boundary = line[:-2] if closing else line
+        if boundary not in declared:
+            continue
+        if boundary in nesting:  # a delimiter of an open multipart closes those inside
+            del nesting[nesting.index(boundary) + 1 :]
+            if closing:
+                nesting.pop()
+            else:
+                parts += 1
+        elif not closing:
+            nesting.append(boundary)
+            parts += 1
+        depth = max(depth, len(nesting))
+    return parts, depth
 
 
 def read_message(raw: bytes, envelope_recipients: list[str] | None = None) -> Reading:
@@ -119,6 +157,8 @@ def read_message(raw: bytes, envelope_recipients: list[str] | None = None) -> Re
     reading.bounce = reading.bounce or bool(reading.failed)
     if reading.bounce and not reading.automatic:
         reading.automatic = "a delivery status notification"
+    if reading.bounce:
+        reading.quoted_ids = quoted_ids(raw)
     if not reading.automatic:
         reading.lines = reply_lines(body_text(message))
     return reading
@@ -227,6 +267,23 @@ def _failed_recipients(message: Message) -> list[str]:
     return failed
 
 
+MESSAGE_ID = re.compile(rb"<([^<>\s@]{1,200}@[^<>\s@]{1,200})>")
+MAX_QUOTED_IDS = 50
+
+
+def quoted_ids(raw: bytes) -> list[str]:
+    """The Message-IDs written anywhere in a bounce (the failed mail's headers, quoted as
+    text/rfc822-headers or message/rfc822, In-Reply-To, References), the first few."""
+    found: list[str] = []
+    for match in MESSAGE_ID.finditer(raw):
+        value = "<" + match.group(1).decode("ascii", errors="replace") + ">"
+        if value not in found:
+            found.append(value)
+            if len(found) == MAX_QUOTED_IDS:
+                break
+    return found
+
+
 # --- the body ---------------------------------------------------------------------------
 
 
@@ -321,12 +378,24 @@ def reply_lines(text: str) -> list[str]:
 
 
 def _own_lines(text: str) -> list[str]:
+    # Without the invisible characters some clients write (a byte order mark,
+    # zero-width spaces, direction marks): "\ufeffmove usa brazil" is a move.
+    visible = [
+        "".join(c for c in line if unicodedata.category(c) != "Cf").strip()
+        for line in text.split("\n")
+    ]
     lines = []
-    for line in text.split("\n"):
-        # Without the invisible characters some clients write (a byte order mark,
-        # zero-width spaces, direction marks): "\ufeffmove usa brazil" is a move.
-        line = "".join(c for c in line if unicodedata.category(c) != "Cf").strip()
+    skip = False
+    for line, following in zip(visible, [*visible[1:], ""], strict=True):
+        if skip:
+            skip = False
+            continue
         if not line or line.startswith(">") or _parser_header(line):
+            continue
+        # Gmail wraps a long "On … wrote:" line in two (the address on the second):
+        # the first half is no move.
+        if following and _parser_header(f"{line} {following}"):
+            skip = True
             continue
         lines.append(clean(line[:MAX_LINE]))
     return lines

@@ -4,15 +4,18 @@ turned into at most one action, answered by mail in the same transaction.
 
 The order of the checks: a message already handled (same Message-ID) is left alone;
 a program's message (an out-of-office reply, a bounce) is never answered, and a bounce
-marks its failed address; then the reply token and the sender must match a player who
-still holds the token's seat, or the answer says nothing about any game, and such an
-answer goes to one address at most once an hour (no backscatter to forged senders, no
-loop with a program that does not say it is one); a player over the hourly limit is not
-answered. Only then is the first line read: a move (for the token's decision),
-``confirm``, ``board``, ``moves`` or ``help``.
+marks its failed address; then the reply token must be genuine and the sender must be
+its player. Answers go only to the address of the player a genuine token names, never
+to a From nobody checked (anyone can write any From): a message without a genuine
+token gets no answer at all, only its audit row, and one with a genuine token from
+another address tells that player, once an hour, that someone tried. A player over
+the hourly limit is not answered. Only then is the first line read: a move (for the
+token's decision), ``confirm``, ``board``, ``moves`` or ``help``.
 
 The hourly limit counts a player's own authenticated messages only: mail forged in a
-player's name (their From, without their token) can never use up their limit.
+player's name (their From, without their token) can never use up their limit. It never
+drops a reply for a decision that waits for its player, nor counts the moves made; the
+first message it stops in an hour is answered, saying so.
 """
 
 from __future__ import annotations
@@ -28,42 +31,26 @@ from django.db import DatabaseError, IntegrityError, transaction
 from django.utils import timezone
 
 from accounts.services import mark_address_failing
-from games import replyto, services
-from games.models import Game, Move, Seat
+from games import replyto
+from games.models import Game, Seat
 from inbound import answers
 from inbound.answers import Answer
-from inbound.models import InboundMessage
-from inbound.reading import Reading, Unreadable, clean, fallback_id, peek, read_message
+from inbound.audit import Handled, claim, finish
+from inbound.commands import COMMANDS, Context, first_word, run_command
+from inbound.models import InboundMessage, WebhookSignature
+from inbound.reading import (
+    Reading,
+    Unreadable,
+    fallback_id,
+    mime_shape,
+    peek,
+    read_message,
+)
+from mail.models import OutgoingMail
 
 logger = logging.getLogger(__name__)
 
 Outcome = InboundMessage.Outcome
-COMMANDS = ("help", "board", "moves")
-STRIP = " \t\"'`*_<>“”‘’"
-
-
-@dataclass(frozen=True)
-class Handled:
-    """What was done with a message: the audit row's outcome (or "duplicate" for a
-    message handled before, which has no row of its own), its id, and whether it was
-    answered."""
-
-    outcome: str
-    row_id: int | None = None
-    answered: bool = False
-
-
-@dataclass
-class _Context:
-    """A message whose token and sender matched a player who holds the seat."""
-
-    row: InboundMessage
-    reading: Reading
-    token: replyto.ReplyToken
-    address: str
-    user: AbstractBaseUser
-    game: Game
-    seat: Seat
 
 
 def handle_message(
@@ -76,18 +63,19 @@ def handle_message(
     """Read one raw message and do what it asks (see the module's docstring).
     ``recipients``: the envelope's (the SMTP RCPT addresses), when known."""
     now = now or timezone.now()
-    too_large = len(raw) > settings.INBOUND_MAX_BYTES
-    error = ""
+    error, over = "", None
     try:
-        reading = peek(raw) if too_large else read_message(raw, recipients)
+        reading, over = _read(raw, recipients or [])
     except Unreadable as unreadable:
         reading, error = _unreadable(raw), str(unreadable)
+    except DatabaseError:
+        raise  # the database is down: the transport makes the sender try again later
     except Exception as failure:  # whatever the bytes, an audit row and no action
         logger.exception("an inbound message could not be read")
         reading, error = _unreadable(raw), f"{type(failure).__name__}: {failure}"
     try:
         with transaction.atomic():
-            return _handle(reading, raw, transport, now, error, too_large)
+            return _handle(reading, raw, transport, now, error, over)
     except DatabaseError:
         raise  # the database is down: the transport makes the sender try again later
     except Exception as failure:
@@ -95,41 +83,77 @@ def handle_message(
         # recorded (nothing else: its transaction rolled back) and not tried again.
         logger.exception("an inbound message could not be handled")
         with transaction.atomic():
-            row = _claim(reading, raw, transport, now)
+            row = claim(reading, raw, transport, now)
             if row is None:
                 return Handled("duplicate")
             return _fault(row, reading, now, f"{type(failure).__name__}: {failure}")
 
 
+@dataclass(frozen=True)
+class _Over:
+    """A message over a cap, refused unread: why (for the audit), and what its player is
+    told."""
+
+    error: str
+    text: str
+
+
+def _read(raw: bytes, recipients: list[str]) -> tuple[Reading, _Over | None]:
+    """The headers first: the body is read only for the player a genuine token names (from
+    their address) or for a bounce, and only when the message is within the caps on its
+    size, its MIME parts and their nesting (a message of thousands of parts costs
+    seconds of CPU to parse). Any other message is audited from its headers alone."""
+    if not raw.strip():
+        raise Unreadable("the message is empty")
+    head = peek(raw, recipients)
+    if len(raw) > settings.INBOUND_MAX_BYTES:
+        limit = settings.INBOUND_MAX_BYTES
+        return head, _Over(f"over {limit} bytes", answers.TOO_LARGE.format(limit=limit))
+    if not head.bounce and (head.automatic or _player_of(head) is None):
+        return head, None
+    parts, depth = mime_shape(raw)
+    if parts > settings.INBOUND_MAX_PARTS:
+        limit = settings.INBOUND_MAX_PARTS
+        text = answers.TOO_MANY_PARTS.format(limit=limit)
+        return head, _Over(f"{parts} MIME parts, over {limit}", text)
+    if depth > settings.INBOUND_MAX_DEPTH:
+        limit = settings.INBOUND_MAX_DEPTH
+        text = answers.TOO_MANY_PARTS.format(limit=settings.INBOUND_MAX_PARTS)
+        return head, _Over(f"MIME parts nested {depth} deep, over {limit}", text)
+    return read_message(raw, recipients), None
+
+
 def _fault(row: InboundMessage, reading: Reading, now: datetime, error: str) -> Handled:
-    """The sender of a message that could not be handled is told so (a person only, in
-    words for anyone): otherwise a player would wait for a move that was not made."""
+    """The player whose message could not be handled is told so (from their own address,
+    with their genuine token): otherwise they would wait for a move that was not made."""
     if reading.sender and not reading.automatic:
         try:
             with transaction.atomic():  # a savepoint: the audit row is kept if this fails
-                return _answer_stranger(row, reading, Outcome.MALFORMED, answers.FAULT, error)
+                player = _player_of(reading)
+                if player is not None:
+                    return _answer_player(
+                        row, player, reading, Outcome.MALFORMED, answers.FAULT, error
+                    )
         except Exception:
             logger.exception("the answer to a message that could not be handled failed")
-    return _finish(row, Outcome.MALFORMED, error)
+    return finish(row, Outcome.MALFORMED, error)
 
 
 def _handle(
-    reading: Reading, raw: bytes, transport: str, now: datetime, error: str, too_large: bool
+    reading: Reading, raw: bytes, transport: str, now: datetime, error: str, over: _Over | None
 ) -> Handled:
-    row = _claim(reading, raw, transport, now)
+    row = claim(reading, raw, transport, now)
     if row is None:
         return Handled("duplicate")
     if error:
-        return _finish(row, Outcome.MALFORMED, error)
+        return finish(row, Outcome.MALFORMED, error)
     if reading.automatic:
+        if over is not None:  # a program's message is never answered
+            return finish(row, Outcome.TOO_LARGE, f"{over.error}; {reading.automatic}")
         return _automatic(row, reading, now)
     if not reading.sender:
-        return _finish(row, Outcome.REJECTED, "no single From address")
-    if too_large:
-        limit = settings.INBOUND_MAX_BYTES
-        text = answers.TOO_LARGE.format(limit=limit)
-        return _answer_stranger(row, reading, Outcome.TOO_LARGE, text, f"over {limit} bytes")
-    return _from_a_person(row, reading, now)
+        return finish(row, Outcome.REJECTED, "no single From address")
+    return _from_a_person(row, reading, now, over)
 
 
 def _unreadable(raw: bytes) -> Reading:
@@ -139,60 +163,36 @@ def _unreadable(raw: bytes) -> Reading:
         return Reading(fallback_id(raw), "", "", [])
 
 
-def _claim(reading: Reading, raw: bytes, transport: str, now: datetime) -> InboundMessage | None:
-    """The message's audit row, or None if the message was handled before.
-
-    The unique Message-ID makes this the claim: of two deliveries of one message (a
-    retrying mail server, two transports) only one inserts the row. On PostgreSQL the
-    second insert waits for the first transaction, then fails here, once it committed."""
-    row = InboundMessage(
-        received_at=now,
-        transport=transport[:10],
-        message_id=reading.message_id,
-        sender=reading.sender[:320],
-        recipient=(reading.recipients[0] if reading.recipients else "")[:320],
-        subject=reading.subject[:300],
-        size=len(raw),
-        command=reading.first_line[:200],
-    )
-    try:
-        with transaction.atomic():  # a savepoint: the caller's transaction goes on
-            row.save()
-    except IntegrityError:
-        if InboundMessage.objects.filter(message_id=reading.message_id).exists():
-            return None
-        raise
-    return row
-
-
-def _finish(
-    row: InboundMessage, outcome: str, error: str = "", answer: int | None = None, **fields: object
-) -> Handled:
-    row.outcome = outcome
-    row.error = clean(error)[:2000]
-    row.answer_id = answer
-    for name, value in fields.items():
-        setattr(row, name, value)
-    row.save()
-    return Handled(outcome, row.pk, answer is not None)
-
-
 def _automatic(row: InboundMessage, reading: Reading, now: datetime) -> Handled:
     """Never answered (two programs would answer each other for ever); a bounce marks
-    the addresses it says failed."""
+    the addresses it says failed, of those the site sent the bounced mail to."""
     if not reading.bounce:
-        return _finish(row, Outcome.AUTO_REPLY, reading.automatic)
-    failed = reading.failed or _token_addresses(reading)
+        return finish(row, Outcome.AUTO_REPLY, reading.automatic)
+    sent_to = _bounced_mail_addresses(reading)
+    failed = [address for address in reading.failed if address in sent_to] or (
+        [] if reading.failed else sorted(sent_to)
+    )
     reason = f"a mail to it bounced on {now:%Y-%m-%d}"
     marked = sum(mark_address_failing(address, reason, now) for address in failed)
-    detail = f"{reading.automatic}; failed: {', '.join(failed) or 'not named'}"
-    return _finish(row, Outcome.BOUNCE, f"{detail}; players marked: {marked}")
+    named = ", ".join(reading.failed) or "not named"
+    detail = (
+        f"{reading.automatic}; failed: {named}; of the site's mail: {', '.join(failed) or 'none'}"
+    )
+    return finish(row, Outcome.BOUNCE, f"{detail}; players marked: {marked}")
 
 
-def _token_addresses(reading: Reading) -> list[str]:
-    """For a bounce that names no failed address: the address of the player whose token
-    it was sent to."""
-    found = []
+def _bounced_mail_addresses(reading: Reading) -> set[str]:
+    """The addresses a bounce is tied to: those of the site's mails whose Message-ID it
+    quotes (random, known only to the mail's recipient and the servers on its way), and
+    the player of a genuine reply token it was sent to. A bounce without such a tie
+    (anyone can write one naming anyone) marks no one; and one tied to a mail to bob
+    cannot mark alice."""
+    addresses = {
+        address.strip().lower()
+        for address in OutgoingMail.objects.filter(message_id__in=reading.quoted_ids).values_list(
+            "to_address", flat=True
+        )
+    }
     for token in replyto.tokens_in(reading.recipients):
         try:
             user_id = replyto.read_token(token).user_id
@@ -200,217 +200,178 @@ def _token_addresses(reading: Reading) -> list[str]:
             continue
         user = get_user_model()._default_manager.filter(pk=user_id).first()
         if user is not None and user.email:
-            found.append(user.email)
-    return found
+            addresses.add(user.email.strip().lower())
+    return addresses
 
 
 def _over_limit(user: AbstractBaseUser, now: datetime) -> bool:
-    """The player sent the most messages an hour allows (their authenticated ones: the
-    audit rows that name them; this message's row does not yet)."""
+    """The player sent the most messages an hour allows: their authenticated ones (the
+    audit rows that name them; this message's row does not yet), besides those that
+    made or proposed a move, which the game itself bounds."""
     since = now - timedelta(hours=1)
-    sent = InboundMessage.objects.filter(user=user, received_at__gt=since).count()
+    sent = (
+        InboundMessage.objects.filter(user=user, received_at__gt=since)
+        .exclude(outcome__in=(Outcome.APPLIED, Outcome.CONFIRM))
+        .count()
+    )
     return sent >= settings.INBOUND_PER_SENDER_PER_HOUR
 
 
-def _stranger_answered_lately(sender: str, now: datetime) -> bool:
-    """An answer that names no game went to this address within the hour."""
-    since = now - timedelta(hours=1)
-    return InboundMessage.objects.filter(
-        sender=sender, user__isnull=True, answer__isnull=False, received_at__gt=since
-    ).exists()
-
-
-def _answer_stranger(
-    row: InboundMessage, reading: Reading, outcome: str, text: str, error: str
-) -> Handled:
-    """An answer that names no game and no player: the sender may be anyone, so such an
-    answer goes to an address at most once an hour (the sender may be forged: its owner
-    gets no flood of answers; or a program: no endless exchange)."""
-    if _stranger_answered_lately(reading.sender, row.received_at):
-        return _finish(row, outcome, f"{error}; not answered: answered within the hour")
-    mail = answers.queue_answer(
-        Answer([text]), key=f"inbound:{row.pk}", to=reading.sender, subject=reading.subject
+def _move_for_decision_due(
+    reading: Reading, token: replyto.ReplyToken, game: Game, seat: Seat
+) -> bool:
+    """A move (or "confirm") for the token's decision, which is the player's and still
+    waits for them: never dropped by the limit (a fast game may take more replies an hour
+    than it). Asking for the board, the moves or help is not a move."""
+    return (
+        first_word(reading.first_line) not in COMMANDS
+        and token.for_decision
+        and game.is_active
+        and game.turn_number == token.turn
+        and game.to_move_id == seat.pk
     )
-    return _finish(row, outcome, error, mail.pk if mail else None)
 
 
-def _from_a_person(row: InboundMessage, reading: Reading, now: datetime) -> Handled:
-    tokens = replyto.tokens_in(reading.recipients)
-    address = reading.recipients[0] if reading.recipients else settings.REPLY_DOMAIN
-    stranger = answers.STRANGER.format(address=address)
-    token = None
-    for candidate in tokens:
+def _limited(
+    row: InboundMessage, user: AbstractBaseUser, game: Game, reading: Reading, now: datetime
+) -> Handled:
+    """Not read; the first limited message of the hour is answered, saying so."""
+    error = "over the player's hourly limit"
+    row.game = game
+    since = now - timedelta(hours=1)
+    told = InboundMessage.objects.filter(
+        user=user, outcome=Outcome.LIMITED, answer__isnull=False, received_at__gt=since
+    ).exists()
+    if told:
+        return finish(row, Outcome.LIMITED, f"{error}; told within the hour")
+    text = answers.LIMITED.format(limit=settings.INBOUND_PER_SENDER_PER_HOUR)
+    return _answer_player(row, user, reading, Outcome.LIMITED, text, error)
+
+
+def _genuine_token(reading: Reading) -> tuple[str, replyto.ReplyToken] | None:
+    """The first reply token among the recipients whose signature is the site's."""
+    for candidate in replyto.tokens_in(reading.recipients):
         try:
-            token = replyto.read_token(candidate)
+            return candidate, replyto.read_token(candidate)
         except replyto.BadToken:
             continue
-        row.token = candidate[:120]
-        break
-    if token is not None and Game.objects.filter(pk=token.game_id).exists():
+    return None
+
+
+def _token_player(token: replyto.ReplyToken) -> AbstractBaseUser | None:
+    return get_user_model()._default_manager.filter(pk=token.user_id, is_active=True).first()
+
+
+def _is_from(user: AbstractBaseUser | None, reading: Reading) -> bool:
+    return bool(user and user.email and user.email.strip().lower() == reading.sender)
+
+
+def _player_of(reading: Reading) -> AbstractBaseUser | None:
+    """The player a genuine token among the recipients names, if the message is from
+    their own address; None otherwise."""
+    found = _genuine_token(reading)
+    user = _token_player(found[1]) if found else None
+    return user if _is_from(user, reading) else None
+
+
+def _answer_player(
+    row: InboundMessage,
+    user: AbstractBaseUser,
+    reading: Reading,
+    outcome: str,
+    text: str,
+    error: str,
+) -> Handled:
+    """An answer that names no game, to the player a genuine token names, at their own
+    address (the message came from it): their token expired, their seat is no longer
+    theirs, their message was too large or met a fault."""
+    mail = answers.queue_answer(
+        Answer([text]), key=f"inbound:{row.pk}", to=user.email, subject=reading.subject, user=user
+    )
+    return finish(row, outcome, error, mail.pk if mail else None)
+
+
+def _tell_of_attempt(
+    row: InboundMessage, user: AbstractBaseUser | None, reading: Reading, now: datetime
+) -> Handled:
+    """A genuine token from another address: a forger who saw a player's mail, or the
+    player writing from another address. Nothing goes to the sender (it may be anyone);
+    the token's player is told, at most once an hour whoever writes."""
+    error = "sender is not the token's player"
+    if user is None or not user.email:
+        return finish(row, Outcome.REJECTED, error)
+    if answers.told_of_attempt_since(user, now - timedelta(hours=1)):
+        return finish(row, Outcome.REJECTED, f"{error}; player told within the hour")
+    game = Game.objects.filter(pk=row.game_id).first()
+    text = answers.ATTEMPT.format(sender=reading.sender, game=game or "a game", email=user.email)
+    mail = answers.queue_attempt_notice(text, key=f"inbound:{row.pk}", user=user, game=game)
+    return finish(row, Outcome.REJECTED, error, mail.pk if mail else None)
+
+
+def _from_a_person(
+    row: InboundMessage, reading: Reading, now: datetime, over: _Over | None = None
+) -> Handled:
+    found = _genuine_token(reading)
+    if found is None:
+        # Not the site's token: the sender may be anyone, and is not answered.
+        why = "a reply token that is not valid" if replyto.tokens_in(reading.recipients) else ""
+        why = why or "no reply token"
+        if over is not None:
+            return finish(row, Outcome.TOO_LARGE, f"{over.error}; {why}")
+        return finish(row, Outcome.REJECTED, why)
+    row.token, token = found[0][:120], found[1]
+    if Game.objects.filter(pk=token.game_id).exists():
         # A genuine token names its game even when its sender is refused, so the game's
-        # organisers see the attempt in the audit (the answer still names nothing).
+        # organisers see the attempt in the audit.
         row.game_id = token.game_id
-    if token is None:
-        why = "a reply token that is not valid" if tokens else "no reply token"
-        return _answer_stranger(row, reading, Outcome.REJECTED, stranger, why)
-    user = get_user_model()._default_manager.filter(pk=token.user_id, is_active=True).first()
-    if user is None or not user.email or user.email.strip().lower() != reading.sender:
-        return _answer_stranger(
-            row, reading, Outcome.REJECTED, stranger, "sender is not the token's player"
-        )
+    user = _token_player(token)
+    if not _is_from(user, reading):
+        return _tell_of_attempt(row, user, reading, now)
+    assert user is not None
+    row.user = user  # the token and the sender matched: it counts for their limit
+    if over is not None:
+        return _answer_player(row, user, reading, Outcome.TOO_LARGE, over.text, over.error)
     seat = Seat.objects.filter(pk=token.seat_id, game_id=token.game_id).first()
     game = Game.objects.select_related("to_move", "winner").filter(pk=token.game_id).first()
     if seat is None or game is None or seat.user_id != token.user_id:
-        return _answer_stranger(
-            row, reading, Outcome.REJECTED, stranger, "the token's player no longer holds its seat"
-        )
+        error = "the token's player no longer holds its seat"
+        return _answer_player(row, user, reading, Outcome.REJECTED, answers.REPLACED, error)
     if token.issued + settings.REPLY_TOKEN_DAYS * 86400 < now.timestamp():
-        return _answer_stranger(
-            row, reading, Outcome.REJECTED, answers.EXPIRED, "the token expired"
-        )
-    if _over_limit(user, now):
-        return _finish(row, Outcome.LIMITED, "over the player's hourly limit", user=user, game=game)
-    row.user, row.game, row.turn = user, game, token.turn if token.for_decision else None
+        error = "the token expired"
+        return _answer_player(row, user, reading, Outcome.REJECTED, answers.EXPIRED, error)
+    if not _move_for_decision_due(reading, token, game, seat) and _over_limit(user, now):
+        return _limited(row, user, game, reading, now)
+    row.game, row.turn = game, token.turn if token.for_decision else None
+    address = reading.recipients[0] if reading.recipients else settings.REPLY_DOMAIN
     reply_address = next(
         (a for a in reading.recipients if replyto.token_of(a) == row.token), address
     )
-    context = _Context(row, reading, token, reply_address, user, game, seat)
-    return _command(context, now)
+    context = Context(row, reading, token, reply_address, user, game, seat)
+    return run_command(context, now)
 
 
-def _command(c: _Context, now: datetime) -> Handled:
-    line = c.reading.first_line.strip(STRIP)
-    word = line.lower().rstrip(".!")
-    if word in COMMANDS:
-        return _inform(c, word)
-    if not line:
-        text = "We found no move in your reply: write it on the first line. Nothing was changed."
-        return _answer(c, Outcome.REFUSED, Answer([text], moves=True, help=True), "empty reply")
-    if not c.token.for_decision:
-        text = (
-            f"“{line}” was not read as a move: moves are made by replying to the mail "
-            "that asks for your decision. Nothing was changed."
-        )
-        return _answer(c, Outcome.REFUSED, Answer([text], moves=True), "a move to a game address")
-    confirmed = False
-    if word == "confirm" or word.startswith("confirm "):
-        confirmed = True
-        line = line[len("confirm") :].strip(STRIP)
-        if not line:
-            line = _pending_confirmation(c)
-            if not line:
-                text = "There is nothing to confirm for this decision. Nothing was changed."
-                return _answer(c, Outcome.REFUSED, Answer([text], moves=True), "nothing to confirm")
-    return _move(c, line, confirmed, now)
+class ReplayedSignature(Exception):
+    """A webhook signature the site accepted before."""
 
 
-def _pending_confirmation(c: _Context) -> str:
-    """The action this player was last asked to confirm for the token's decision."""
-    asked = (
-        InboundMessage.objects.filter(
-            user=c.user, game=c.game, turn=c.token.turn, outcome=Outcome.CONFIRM
-        )
-        .order_by("-received_at", "-id")
-        .values_list("action", flat=True)
-        .first()
-    )
-    return asked or ""
-
-
-def _inform(c: _Context, word: str) -> Handled:
-    game, seat = c.game, c.seat
-    if word == "help":
-        return _answer(c, Outcome.ANSWERED, Answer([f"{game}: replying by mail."], help=True), "")
-    yours = game.is_active and game.to_move_id == seat.pk and not game.is_paused
-    paragraphs = [f"{game}, as it is now." if word == "board" else f"{game}: your moves."]
-    if not yours:
-        paragraphs.append(answers.waiting_for(game, seat))
-    return _answer(c, Outcome.ANSWERED, Answer(paragraphs, board=word == "board", moves=yours), "")
-
-
-def _move(c: _Context, line: str, confirmed: bool, now: datetime) -> Handled:
-    game, token = c.game, c.token
-    if (
-        game.turn_number == token.turn
-        and game.deadline is not None
-        and now > game.deadline
-        and game.is_active
-    ):
-        text = (
-            "Your reply came after this decision's deadline: it was not applied. The game "
-            "deals with the missed decision as its rules say. Nothing was changed."
-        )
-        return _answer(c, Outcome.REFUSED, Answer([text]), "after the deadline")
+def note_webhook_signature(token: str, now: datetime | None = None) -> None:
+    """Record a provider's signed token, in the caller's transaction (which handles the
+    post: a post that fails leaves no record, and its provider's retry is accepted);
+    ReplayedSignature if it was recorded before. Of two posts with one token at the same
+    moment, the second insert waits for the first transaction and then fails."""
     try:
-        decision = services.submit_move(
-            game.pk,
-            c.user,
-            line,
-            token.turn,
-            source=Move.Source.EMAIL,
-            confirm_elimination=confirmed,
-        )
-    except services.NeedsConfirmation as risky:
-        words = answers.phrase(game, risky.action)
-        text = (
-            f"“{words}” leaves your home continent empty: it eliminates you (R15). To make "
-            "it all the same, reply “confirm” to this mail. Nothing was changed."
-        )
-        return _answer(c, Outcome.CONFIRM, Answer([text]), "", action=risky.action)
-    except services.StaleForm:
-        return _already(c, None)
-    except services.GameError as refusal:
-        game.refresh_from_db()
-        # The reason without the engine's list of legal actions: the answer lists them.
-        reason = getattr(refusal, "reason", str(refusal)).rstrip(". ")
-        text = f"Your move “{line}” was not accepted: {reason}. Nothing was changed."
-        return _answer(c, Outcome.REFUSED, Answer([text], moves=True), str(refusal))
-    if decision.duplicate:
-        return _already(c, decision.move)
-    game.refresh_from_db()
-    move = decision.move
-    answer = Answer(
-        [f"Your decision was recorded: {answers.phrase(game, move.action)}."],
-        lines=answers.move_lines(game, move),
-        after=[answers.waiting_for(game, c.seat)],
-    )
-    return _answer(c, Outcome.APPLIED, answer, "", move=move)
-
-
-def _already(c: _Context, mine: Move | None) -> Handled:
-    """The decision was made before this reply (by an earlier reply, the web, a link, a
-    bot on the deadline): nothing is applied."""
-    game = c.game
-    game.refresh_from_db()
-    if mine is None:
-        mine = Move.objects.filter(game=game, number=c.token.turn + 1).first()
-    made = f": {answers.phrase(game, mine.action)}" if mine is not None else ""
-    now_due = answers.waiting_for(game, c.seat)
-    if game.is_active and not game.is_paused and game.to_move_id == c.seat.pk:
-        # Its mail was sent before this reply came: no other mail "follows".
-        now_due = "The game waits for your next decision: reply to the mail that asks for it."
-    text = f"This decision was already made{made}. Your reply was not applied. {now_due}"
-    return _answer(c, Outcome.ALREADY, Answer([text]), "already decided")
-
-
-def _answer(c: _Context, outcome: str, answer: Answer, error: str, **fields: object) -> Handled:
-    """Answer the player in the game's thread; their next reply goes to the same address."""
-    mail = answers.queue_answer(
-        answer,
-        key=f"inbound:{c.row.pk}",
-        to=c.user.email,
-        subject=c.reading.subject,
-        user=c.user,
-        game=c.game,
-        seat=c.seat,
-        reply_to=c.address,
-    )
-    return _finish(c.row, outcome, error, mail.pk if mail else None, **fields)
+        with transaction.atomic():  # a savepoint: the caller's transaction goes on
+            WebhookSignature.objects.create(token=token[:200], seen_at=now or timezone.now())
+    except IntegrityError:
+        raise ReplayedSignature(token) from None
 
 
 def sweep_inbound(now: datetime | None = None) -> int:
-    """Periodic: delete the audit rows older than INBOUND_KEEP_DAYS; returns how many."""
+    """Periodic: delete the audit rows older than INBOUND_KEEP_DAYS, and the webhook
+    signatures too old to be accepted again anyway; returns how many audit rows."""
     now = now or timezone.now()
     cutoff = now - timedelta(days=settings.INBOUND_KEEP_DAYS)
     deleted, _ = InboundMessage.objects.filter(received_at__lt=cutoff).delete()
+    window = timedelta(seconds=2 * settings.INBOUND_WEBHOOK_MAX_AGE_SECONDS)
+    WebhookSignature.objects.filter(seen_at__lt=now - window).delete()
     return deleted

@@ -209,12 +209,22 @@ REPLY_LOCAL_PART = os.environ.get("REPLY_LOCAL_PART", "play")
 REPLY_TOKEN_DAYS = env_int("REPLY_TOKEN_DAYS", 60)
 # Messages larger than this are refused unread (bytes, headers and attachments included).
 INBOUND_MAX_BYTES = env_int("INBOUND_MAX_BYTES", 5_000_000)
-# Messages one player may send in an hour (with their token, from their address) before
-# the rest go unread and unanswered; mail forged in their name does not count.
+# And messages with more MIME parts than this, or multiparts nested deeper, counted from
+# the bytes before the message is parsed (mail clients write a few parts, 3 or 4 deep).
+INBOUND_MAX_PARTS = env_int("INBOUND_MAX_PARTS", 100)
+INBOUND_MAX_DEPTH = env_int("INBOUND_MAX_DEPTH", 10)
+# Messages one player may send in an hour (with their token, from their address), besides
+# their moves, before the rest go unread (the first of them answered once, saying so); a
+# move for a decision that waits for them is always read; mail forged in their name
+# does not count.
 INBOUND_PER_SENDER_PER_HOUR = env_int("INBOUND_PER_SENDER_PER_HOUR", 30)
 # How long the audit rows of received messages are kept.
 INBOUND_KEEP_DAYS = env_int("INBOUND_KEEP_DAYS", 90)
-# The inbound webhook's HTTP basic credentials ("user:password"), as django-anymail reads them.
+# A provider's webhook signature (Mailgun's) is accepted this many seconds either side of
+# the site's clock, and only once.
+INBOUND_WEBHOOK_MAX_AGE_SECONDS = env_int("INBOUND_WEBHOOK_MAX_AGE_SECONDS", 900)
+# The inbound webhook's HTTP basic credentials ("user:password"), as django-anymail reads
+# them; without them the webhook refuses every post.
 # Each provider's own inbound settings (a signing key) come as ANYMAIL_<NAME> variables.
 ANYMAIL = {
     name.removeprefix("ANYMAIL_"): value

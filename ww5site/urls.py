@@ -9,8 +9,9 @@ urlpatterns = [
     path("games/", include("games.urls")),
     path("tournaments/", include("tournaments.urls")),
     path("mail/", include("mail.urls")),
-    # The inbound webhook: /anymail/<provider>/inbound/ (inbound.webhooks).
-    path("anymail/", include("anymail.urls")),
+    # The inbound webhook: /anymail/<provider>/inbound/ (django-anymail's, guarded by
+    # inbound.webhooks).
+    path("anymail/", include("inbound.urls")),
     path("", include("ratings.urls")),
     path("admin/", admin.site.urls),
 ]

@@ -28,6 +28,7 @@ CLIENTS = (
     ("outlook_top_posted.eml", "invade usa western-europe"),
     ("apple_mail.eml", "move usa colombia"),
     ("thunderbird_bottom_posted.eml", "move usa brazil"),
+    ("gmail_bottom_posted_wrapped.eml", "move usa colombia"),
     ("plain_text_client.eml", "grow canada"),
     ("html_only.eml", "grow alaska"),
     ("quoted_printable.eml", "move usa colombia"),

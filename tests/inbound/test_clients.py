@@ -39,6 +39,7 @@ def test_a_reply_from_each_client_applies_its_first_line(
     [
         ("gmail_top_posted.eml", "move usa colombia"),
         ("thunderbird_bottom_posted.eml", "move usa brazil"),
+        ("gmail_bottom_posted_wrapped.eml", "move usa colombia"),
         ("iso_8859_1.eml", "move alaska north-asia"),
         ("windows_1252.eml", "“move usa colombia”"),
         ("html_only.eml", "grow ALASKA"),

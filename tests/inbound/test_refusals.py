@@ -1,6 +1,7 @@
 """Messages that must change nothing: forged or altered tokens, strangers, tokens of
 decisions already made, expired or for a seat the player no longer holds; replayed
-messages; unreadable and huge ones. A stranger's answer tells nothing of the game."""
+messages; unreadable and huge ones. Answers go only to the player a genuine token
+names, at their own address: a message without one is never answered."""
 
 from __future__ import annotations
 
@@ -39,18 +40,20 @@ def altered(address: str) -> str:
     return f"{local[:-1]}{'a' if last != 'a' else 'b'}@{domain}"
 
 
-def test_a_forged_token_is_refused_and_changes_nothing(duel: Game, alice: User) -> None:
+def test_a_forged_token_is_refused_changes_nothing_and_is_not_answered(
+    duel: Game, alice: User
+) -> None:
+    """Its From may be anyone's: an answer to it would be mail sent in the site's name to
+    whomever the forger chose."""
     before = snapshot(duel)
     address = altered(decision_mail(duel, alice).reply_to)
 
     handled = reply_to(duel, alice, address=address)
 
-    assert handled.outcome == Outcome.REJECTED
+    assert (handled.outcome, handled.answered) == (Outcome.REJECTED, False)
     assert snapshot(duel) == before
-    answer = last_answer(alice.email)
-    assert "was not read" in answer.body_text and "Nothing was changed" in answer.body_text
-    assert answer.thread == ""
-    tells_nothing_of(duel, answer.body_text, "bob")
+    assert answers_to(alice.email) == []
+    assert InboundMessage.objects.get().error == "a reply token that is not valid"
 
 
 def test_a_token_with_altered_numbers_is_refused(duel: Game, alice: User, bob: User) -> None:
@@ -67,7 +70,7 @@ def test_a_token_with_altered_numbers_is_refused(duel: Game, alice: User, bob: U
     assert not Move.objects.filter(game=duel, number=7).exists()
 
 
-def test_a_strangers_reply_with_a_real_token_is_refused_and_told_nothing(
+def test_a_strangers_reply_with_a_real_token_is_refused_and_its_player_told(
     duel: Game, alice: User
 ) -> None:
     before = snapshot(duel)
@@ -76,18 +79,39 @@ def test_a_strangers_reply_with_a_real_token_is_refused_and_told_nothing(
 
     assert handled.outcome == Outcome.REJECTED
     assert snapshot(duel) == before
-    [answer] = answers_to(MALLORY)
-    tells_nothing_of(duel, answer.body_text, "alice", "bob", "blue", "purple")
-    assert answer.to_user_id is None and answer.inline_kind == ""
+    assert answers_to(MALLORY) == []
+    [notice] = answers_to(alice.email)
+    assert notice.to_user_id == alice.pk and notice.inline_kind == ""
+    assert MALLORY in notice.body_text and "was not read" in notice.body_text
+    assert "Nothing was changed" in notice.body_text
+    assert "Re:" not in notice.subject  # the forger's subject is not repeated
     audit = InboundMessage.objects.get()
     assert audit.error == "sender is not the token's player"
     assert audit.game_id == duel.pk and audit.user_id is None  # its organisers see it
 
 
-def test_a_reply_without_a_token_is_refused(duel: Game, alice: User) -> None:
+def test_a_reply_without_a_token_is_refused_and_not_answered(duel: Game, alice: User) -> None:
     handled = reply_to(duel, alice, address="play@localhost")
-    assert handled.outcome == Outcome.REJECTED
+    assert (handled.outcome, handled.answered) == (Outcome.REJECTED, False)
     assert InboundMessage.objects.get().error == "no reply token"
+    assert not OutgoingMail.objects.filter(kind="reply").exists()
+
+
+def test_forged_mail_from_made_up_addresses_queues_no_mail_at_all(duel: Game, alice: User) -> None:
+    """200 forged messages from 151 made-up addresses: no token, a made-up token, an
+    altered one; each audited, none answered."""
+    real = decision_mail(duel, alice).reply_to
+    targets = ["play@localhost", "play+d.1.2.6.3.tozcxb.mpcsvp3l27kie227@localhost", altered(real)]
+    before = snapshot(duel)
+
+    for n in range(200):
+        sender = f"victim{n % 151}@example.org"
+        handled = reply_to(duel, alice, sender=sender, address=targets[n % 3])
+        assert (handled.outcome, handled.answered) == (Outcome.REJECTED, False)
+
+    assert snapshot(duel) == before
+    assert InboundMessage.objects.count() == 200
+    assert not OutgoingMail.objects.filter(kind="reply").exists()
 
 
 def test_the_same_message_delivered_twice_is_applied_once(duel: Game, alice: User) -> None:
@@ -222,26 +246,45 @@ def test_bytes_that_are_no_message_are_audited_and_never_answered(duel: Game, ra
     assert not OutgoingMail.objects.filter(kind="reply").exists()
 
 
-def test_a_stranger_is_answered_once_an_hour(duel: Game, alice: User) -> None:
-    """No flood of answers to a forged sender, no endless exchange with a program."""
+def test_a_player_is_told_of_mail_to_their_reply_address_once_an_hour(
+    duel: Game, alice: User
+) -> None:
+    """No flood of notices to the player, whoever sends to their address."""
     outcomes = [
-        reply_to(duel, alice, "gmail_top_posted.eml", sender=MALLORY).outcome for _ in "abc"
+        reply_to(duel, alice, "gmail_top_posted.eml", sender=f"{who}@example.net").outcome
+        for who in ("mallory", "trent", "mallory")
     ]
 
     assert outcomes == [Outcome.REJECTED] * 3
-    assert len(answers_to(MALLORY)) == 1
-    assert InboundMessage.objects.filter(error__contains="answered within the hour").count() == 2
+    assert len(answers_to(alice.email)) == 1
+    assert answers_to("mallory@example.net") == answers_to("trent@example.net") == []
+    assert InboundMessage.objects.filter(error__contains="told within the hour").count() == 2
 
 
-def test_a_player_over_the_hourly_limit_is_not_answered(duel: Game, alice: User, settings) -> None:  # type: ignore[no-untyped-def]
+def test_a_huge_message_without_a_genuine_token_is_not_answered(
+    duel: Game, alice: User, settings
+) -> None:  # type: ignore[no-untyped-def]
+    padding = base64.encodebytes(b"\0" * settings.INBOUND_MAX_BYTES).decode()
+
+    handled = reply_to(duel, alice, "huge.eml", PADDING=padding, address="play@localhost")
+
+    assert (handled.outcome, handled.answered) == (Outcome.TOO_LARGE, False)
+    assert not OutgoingMail.objects.filter(kind="reply").exists()
+
+
+def test_a_player_over_the_hourly_limit_is_told_once_then_not_answered(
+    duel: Game, alice: User, settings
+) -> None:  # type: ignore[no-untyped-def]
     settings.INBOUND_PER_SENDER_PER_HOUR = 2
     before = snapshot(duel)
 
-    outcomes = [reply_to(duel, alice, "plain_text_client.eml").outcome for _ in "abc"]
+    outcomes = [reply_to(duel, alice, "plain_text_client.eml").outcome for _ in "abcde"]
 
-    assert outcomes[2] == Outcome.LIMITED
-    assert len(answers_to(alice.email)) == 2
-    assert InboundMessage.objects.filter(outcome=Outcome.LIMITED, user=alice).count() == 1
+    # The first reply's move, then replies to a decision already made, which count.
+    assert outcomes == [Outcome.APPLIED, Outcome.ALREADY, Outcome.ALREADY] + [Outcome.LIMITED] * 2
+    assert len(answers_to(alice.email)) == 4
+    assert "hourly limit" in last_answer(alice.email).body_text
+    assert InboundMessage.objects.filter(outcome=Outcome.LIMITED, user=alice).count() == 2
     assert before != snapshot(duel)  # the first reply's move stood; the limit undoes nothing
 
 

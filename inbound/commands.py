@@ -1,0 +1,169 @@
+"""What a recognised player's reply asks, read from its first line: a move for the
+token's decision, ``confirm`` (R15), ``board``, ``moves`` or ``help``; each answered in
+the game's thread, in the transaction that handles the message."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from django.contrib.auth.models import AbstractBaseUser
+
+from games import replyto, services
+from games.models import Game, Move, Seat
+from inbound import answers
+from inbound.answers import Answer
+from inbound.audit import Handled, finish
+from inbound.models import InboundMessage
+from inbound.reading import Reading
+
+Outcome = InboundMessage.Outcome
+COMMANDS = ("help", "board", "moves")
+STRIP = " \t\"'`*_<>“”‘’"
+
+
+@dataclass
+class Context:
+    """A message whose token and sender matched a player who holds the seat."""
+
+    row: InboundMessage
+    reading: Reading
+    token: replyto.ReplyToken
+    address: str
+    user: AbstractBaseUser
+    game: Game
+    seat: Seat
+
+
+def first_word(first_line: str) -> str:
+    return first_line.strip(STRIP).lower().rstrip(".!")
+
+
+def run_command(c: Context, now: datetime) -> Handled:
+    line = c.reading.first_line.strip(STRIP)
+    word = first_word(line)
+    if word in COMMANDS:
+        return _inform(c, word)
+    if not line:
+        text = "We found no move in your reply: write it on the first line. Nothing was changed."
+        return _answer(c, Outcome.REFUSED, Answer([text], moves=True, help=True), "empty reply")
+    if not c.token.for_decision:
+        text = (
+            f"“{line}” was not read as a move: moves are made by replying to the mail "
+            "that asks for your decision. Nothing was changed."
+        )
+        return _answer(c, Outcome.REFUSED, Answer([text], moves=True), "a move to a game address")
+    confirmed = False
+    if word == "confirm" or word.startswith("confirm "):
+        confirmed = True
+        line = line[len("confirm") :].strip(STRIP)
+        if not line:
+            line = _pending_confirmation(c)
+            if not line:
+                text = "There is nothing to confirm for this decision. Nothing was changed."
+                return _answer(c, Outcome.REFUSED, Answer([text], moves=True), "nothing to confirm")
+    return _move(c, line, confirmed, now)
+
+
+def _pending_confirmation(c: Context) -> str:
+    """The action this player was last asked to confirm for the token's decision."""
+    asked = (
+        InboundMessage.objects.filter(
+            user=c.user, game=c.game, turn=c.token.turn, outcome=Outcome.CONFIRM
+        )
+        .order_by("-received_at", "-id")
+        .values_list("action", flat=True)
+        .first()
+    )
+    return asked or ""
+
+
+def _inform(c: Context, word: str) -> Handled:
+    game, seat = c.game, c.seat
+    if word == "help":
+        return _answer(c, Outcome.ANSWERED, Answer([f"{game}: replying by mail."], help=True), "")
+    yours = game.is_active and game.to_move_id == seat.pk and not game.is_paused
+    paragraphs = [f"{game}, as it is now." if word == "board" else f"{game}: your moves."]
+    if not yours:
+        paragraphs.append(answers.waiting_for(game, seat))
+    return _answer(c, Outcome.ANSWERED, Answer(paragraphs, board=word == "board", moves=yours), "")
+
+
+def _move(c: Context, line: str, confirmed: bool, now: datetime) -> Handled:
+    game, token = c.game, c.token
+    if (
+        game.turn_number == token.turn
+        and game.deadline is not None
+        and now > game.deadline
+        and game.is_active
+    ):
+        text = (
+            "Your reply came after this decision's deadline: it was not applied. The game "
+            "deals with the missed decision as its rules say. Nothing was changed."
+        )
+        return _answer(c, Outcome.REFUSED, Answer([text]), "after the deadline")
+    try:
+        decision = services.submit_move(
+            game.pk,
+            c.user,
+            line,
+            token.turn,
+            source=Move.Source.EMAIL,
+            confirm_elimination=confirmed,
+        )
+    except services.NeedsConfirmation as risky:
+        words = answers.phrase(game, risky.action)
+        text = (
+            f"“{words}” leaves your home continent empty: it eliminates you (R15). To make "
+            "it all the same, reply “confirm” to this mail. Nothing was changed."
+        )
+        return _answer(c, Outcome.CONFIRM, Answer([text]), "", action=risky.action)
+    except services.StaleForm:
+        return _already(c, None)
+    except services.GameError as refusal:
+        game.refresh_from_db()
+        # The reason without the engine's list of legal actions: the answer lists them.
+        reason = getattr(refusal, "reason", str(refusal)).rstrip(". ")
+        text = f"Your move “{line}” was not accepted: {reason}. Nothing was changed."
+        return _answer(c, Outcome.REFUSED, Answer([text], moves=True), str(refusal))
+    if decision.duplicate:
+        return _already(c, decision.move)
+    game.refresh_from_db()
+    move = decision.move
+    answer = Answer(
+        [f"Your decision was recorded: {answers.phrase(game, move.action)}."],
+        lines=answers.move_lines(game, move),
+        after=[answers.waiting_for(game, c.seat)],
+    )
+    return _answer(c, Outcome.APPLIED, answer, "", move=move)
+
+
+def _already(c: Context, mine: Move | None) -> Handled:
+    """The decision was made before this reply (by an earlier reply, the web, a link, a
+    bot on the deadline): nothing is applied."""
+    game = c.game
+    game.refresh_from_db()
+    if mine is None:
+        mine = Move.objects.filter(game=game, number=c.token.turn + 1).first()
+    made = f": {answers.phrase(game, mine.action)}" if mine is not None else ""
+    now_due = answers.waiting_for(game, c.seat)
+    if game.is_active and not game.is_paused and game.to_move_id == c.seat.pk:
+        # Its mail was sent before this reply came: no other mail "follows".
+        now_due = "The game waits for your next decision: reply to the mail that asks for it."
+    text = f"This decision was already made{made}. Your reply was not applied. {now_due}"
+    return _answer(c, Outcome.ALREADY, Answer([text]), "already decided")
+
+
+def _answer(c: Context, outcome: str, answer: Answer, error: str, **fields: object) -> Handled:
+    """Answer the player in the game's thread; their next reply goes to the same address."""
+    mail = answers.queue_answer(
+        answer,
+        key=f"inbound:{c.row.pk}",
+        to=c.user.email,
+        subject=c.reading.subject,
+        user=c.user,
+        game=c.game,
+        seat=c.seat,
+        reply_to=c.address,
+    )
+    return finish(c.row, outcome, error, mail.pk if mail else None, **fields)
