@@ -123,6 +123,7 @@ def environment(
         "DJANGO_ADMINS": "Site admin <admin@example.org>",
         "DJANGO_STATIC_ROOT": str(tmp_path / "static"),
         "PERIODIC_JOBS_EVERY": "1",
+        "ANYMAIL_WEBHOOK_SECRET": "mailgun:" + secrets.token_urlsafe(20),
     }
 
 

@@ -81,6 +81,7 @@ def test_production_settings_pass_the_deploy_checks() -> None:
         DJANGO_ALLOWED_HOSTS="ww5.example.org",
         EMAIL_HOST="smtp.example.org",
         SITE_URL="https://ww5.example.org",
+        ANYMAIL_WEBHOOK_SECRET="mailgun:" + get_random_secret_key(),
     )
 
     result = manage("check", "--deploy", "--fail-level", "WARNING", env=env)
