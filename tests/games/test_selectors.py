@@ -6,6 +6,7 @@ from collections.abc import Iterator
 
 import pytest
 from django.contrib.auth.models import AbstractBaseUser
+from django.db.models import Q
 
 from games import selectors, services
 from games.models import Game
@@ -20,8 +21,8 @@ User = AbstractBaseUser
 def named_by_a_tournament(carol: User) -> Iterator[None]:
     """A provider, as a tournament app would register, naming carol for every game."""
 
-    def provider(game: Game) -> list[int]:
-        return [carol.pk]
+    def provider(user: User) -> Q:
+        return Q(pk__isnull=False) if user.pk == carol.pk else Q(pk__in=[])
 
     selectors.register_organisers(provider)
     yield
