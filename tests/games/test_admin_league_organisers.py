@@ -51,6 +51,12 @@ class TestLeagueOrganisersManageTheirGames(TwoLeaguesTestCase):
                 assert game_page(name, game) in html
             assert 'value="pause_games"' in html and 'value="extend_deadlines"' in html
             assert "Move log (read-only)" in html
+            log = self.anna.get(
+                reverse("admin:games_move_changelist"), {"game__id__exact": game.pk}
+            )
+            assert log.status_code == 200
+            first = game.moves.get(number=1)
+            assert reverse("admin:games_move_change", args=[first.pk]) in log.content.decode()
 
     def test_they_pause_and_resume_their_games(self) -> None:
         for game in self.own_games():
