@@ -1,5 +1,11 @@
 """Admin pages for the games app: organisers look after running games here.
 
+Scoped by the one organiser rule (``games.selectors``): a game's organisers (its
+creator, its league's organisers, site-wide organisers) see it and act on it; staff
+given the view permission on games see every game, read-only. Being let into the admin
+grants nothing by itself: other games are not listed, and their pages answer as if they
+did not exist.
+
 Nothing here writes to a model: a game's own form is read-only, and every change (the
 list actions and the pages linked from a game: move for a player, forfeit a player,
 replace a player) calls ``games.services`` and reports its answer. A refused request
@@ -19,22 +25,42 @@ from django.contrib import admin, messages
 from django.contrib.admin.helpers import ACTION_CHECKBOX_NAME
 from django.contrib.auth import get_user_model
 from django.core.exceptions import PermissionDenied
-from django.db.models import QuerySet
+from django.db.models import Model, QuerySet
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
 from django.urls import URLPattern, path, reverse
 from django.utils.html import format_html
 
-from games import engine, options, services
+from games import engine, options, selectors, services
 from games.describe import sentence
 from games.models import Game, Move, Seat
 from ww5site.readonly import ReadOnlyAdminMixin
 
 
-def can_view_games(request: HttpRequest) -> bool:
+def sees_every(request: HttpRequest, model: type[Model]) -> bool:
+    """Site-wide: a site-wide organiser, or staff given the model's view (or change)
+    permission, who see every row (and may act only where they organise)."""
     user = request.user
-    return user.has_perm("games.view_game") or user.has_perm("games.change_game")
+    label, name = model._meta.app_label, model._meta.model_name
+    return (
+        selectors.organises_every_game(user)
+        or user.has_perm(f"{label}.view_{name}")
+        or user.has_perm(f"{label}.change_{name}")
+    )
+
+
+def organises_some_game(request: HttpRequest) -> bool:
+    return selectors.organised_games(request.user).exists()
+
+
+def may_view_game(request: HttpRequest, game: Game | None) -> bool:
+    """The game's page (``None``: the list) for those who organise it or see every game."""
+    if sees_every(request, Game):
+        return True
+    if game is None:
+        return organises_some_game(request)
+    return selectors.can_organise(game, request.user)
 
 
 def seat_label(seat: Seat | None) -> str:
@@ -128,7 +154,7 @@ class ReadOnlyInline(ReadOnlyAdminMixin, admin.TabularInline):
     can_delete = False
 
     def has_view_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return can_view_games(request)
+        return may_view_game(request, obj)  # obj: the game the inline is shown with
 
 
 class SeatInline(ReadOnlyInline):
@@ -189,6 +215,22 @@ class MoveAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
     @admin.display(description="player")
     def player(self, move: Move) -> str:
         return seat_label(move.seat)
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Move]:
+        moves = super().get_queryset(request)
+        if sees_every(request, Move):
+            return moves
+        return moves.filter(game__in=selectors.organised_games(request.user).values("pk"))
+
+    def has_view_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        if sees_every(request, Move):
+            return True
+        if obj is None:
+            return organises_some_game(request)
+        return selectors.can_organise(obj.game, request.user)
+
+    def has_module_permission(self, request: HttpRequest) -> bool:
+        return self.has_view_permission(request)
 
 
 # --- games ---------------------------------------------------------------------------
@@ -253,7 +295,16 @@ class GameAdmin(admin.ModelAdmin):
     actions = ["pause_games", "resume_games", "extend_deadlines", "abandon_games"]
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Game]:
-        return super().get_queryset(request).prefetch_related("seats__user__profile")
+        games = super().get_queryset(request).prefetch_related("seats__user__profile")
+        if sees_every(request, Game):
+            return games
+        return games.filter(pk__in=selectors.organised_games(request.user).values("pk"))
+
+    def has_module_permission(self, request: HttpRequest) -> bool:
+        return may_view_game(request, None)
+
+    def has_view_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return may_view_game(request, obj)
 
     # Games are created on the site (services.create_game) and never deleted here;
     # their own form is read-only: every change is one of the actions below.
@@ -264,13 +315,15 @@ class GameAdmin(admin.ModelAdmin):
         return False
 
     def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        """The list's actions, for those who organise a game (each game acted on is
+        checked again by its service); the change page shows a game read-only."""
         if obj is not None:
-            return False  # the change page shows the game read-only
-        return super().has_change_permission(request)
+            return False
+        return selectors.organises_every_game(request.user) or organises_some_game(request)
 
-    def can_manage(self, request: HttpRequest) -> bool:
-        """May use the actions and the game's pages (staff with change permission)."""
-        return self.has_change_permission(request)
+    def can_manage(self, request: HttpRequest, game: Game) -> bool:
+        """May use the actions and the pages of this game: its organisers."""
+        return selectors.can_organise(game, request.user)
 
     # --- columns and read-only fields
 
@@ -306,7 +359,9 @@ class GameAdmin(admin.ModelAdmin):
         form_url: str = "",
         extra_context: dict[str, Any] | None = None,
     ) -> HttpResponse:
-        context = {**(extra_context or {}), "can_manage_game": self.can_manage(request)}
+        game = self.get_object(request, object_id)
+        managed = game is not None and self.can_manage(request, game)
+        context = {**(extra_context or {}), "can_manage_game": managed}
         return super().change_view(request, object_id, form_url, context)
 
     # --- list actions
@@ -433,9 +488,12 @@ class GameAdmin(admin.ModelAdmin):
         return reverse("admin:games_game_change", args=[game.pk])
 
     def _managed_game(self, request: HttpRequest, game_id: int) -> Game:
-        if not self.can_manage(request):
+        """A game the user organises; one they may not see is not there (404), one they
+        only see is forbidden (403)."""
+        game = get_object_or_404(self.get_queryset(request), pk=game_id)
+        if not self.can_manage(request, game):
             raise PermissionDenied
-        return get_object_or_404(Game, pk=game_id)
+        return game
 
     def _page(
         self, request: HttpRequest, game: Game, template: str, title: str, **context: Any

@@ -115,6 +115,9 @@ class Game(models.Model):
 
     class Meta:
         ordering = ["-created_at"]
+        # A site-wide organiser (given to staff who look after every game); others
+        # organise a game through a relation: its creator, its league's organisers.
+        permissions = [("organise_any_game", "Can organise every game")]
 
     def __str__(self) -> str:
         return self.name or f"Game {self.pk}"

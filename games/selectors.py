@@ -2,8 +2,11 @@
 later), so each question has one answer: who may see or organise a game, a player's
 seat and games, a bank's time left, a game's replay and record.
 
-Other apps name a game's organisers by registering a provider (``register_organisers``):
-a tournament's organisers organise its games; and its title in mails
+Who organises a game is a relation, never "is staff": its creator, the organisers
+other apps name (a league's organisers organise its events' and ladders' games: each
+app registers a provider with ``register_organisers``), and holders of the explicit
+site-wide permission ``games.organise_any_game`` (superusers have it). Being let into
+the admin grants nothing by itself. Other apps also name a game in mails
 (``register_game_label``): a tournament's table is named by its event, round and table.
 """
 
@@ -14,7 +17,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.db.models import Q
+from django.db.models import Q, QuerySet
 from django.utils import timezone
 
 from accounts.models import Absence
@@ -24,12 +27,17 @@ from games.models import Game, GameEvent, Move, Seat
 
 ACTIVE = (Game.Status.SETUP, Game.Status.PLAY)
 
-# Each provider names the users (ids) who organise a game besides its creator and staff.
-_organiser_providers: list[Callable[[Game], Iterable[int]]] = []
+ORGANISE_ANY_GAME = "games.organise_any_game"
+
+# Each provider answers, for a user, the games they organise through its app, as a
+# filter on games (e.g. a tournament's tables in the leagues the user organises).
+_organiser_providers: list[Callable[[AbstractBaseUser], Q]] = []
 
 
-def register_organisers(provider: Callable[[Game], Iterable[int]]) -> None:
-    """Let another app name organisers of games (e.g. a tournament's, for its tables)."""
+def register_organisers(provider: Callable[[AbstractBaseUser], Q]) -> None:
+    """Let another app name organisers of games: ``provider(user)`` is the filter on
+    ``Game`` selecting the games that user organises through the app (an empty
+    ``Q(pk__in=[])`` for none)."""
     if provider not in _organiser_providers:
         _organiser_providers.append(provider)
 
@@ -54,20 +62,50 @@ def game_title(game: Game) -> str:
     return str(game)
 
 
-def can_organise(game: Game, user: AbstractBaseUser | None) -> bool:
-    """The one organiser rule: staff, the game's creator, and whoever a registered
-    provider names for it."""
-    if user is None or not user.is_authenticated:
+def organises_every_game(user: AbstractBaseUser | None) -> bool:
+    """A site-wide organiser: an active user given ``games.organise_any_game`` (directly
+    or through a group; superusers have every permission). Not staff as such."""
+    if user is None or not user.is_authenticated or not user.is_active:
         return False
-    return bool(user.is_staff) or is_named_organiser(game, user)
+    return bool(user.has_perm(ORGANISE_ANY_GAME))
+
+
+def _named_games(user: AbstractBaseUser) -> Q:
+    """The games the user organises by a relation: those they created, and those a
+    registered provider names them for."""
+    named = Q(creator=user)
+    for provider in _organiser_providers:
+        named |= provider(user)
+    return named
+
+
+def organised_games(user: AbstractBaseUser | None) -> QuerySet[Game]:
+    """The games the user may organise: every one for a site-wide organiser, else those
+    they are named for (``is_named_organiser``)."""
+    if user is None or not user.is_authenticated or not user.is_active:
+        return Game.objects.none()
+    if organises_every_game(user):
+        return Game.objects.all()
+    return Game.objects.filter(pk__in=Game.objects.filter(_named_games(user)).values("pk"))
+
+
+def can_organise(game: Game, user: AbstractBaseUser | None) -> bool:
+    """The one organiser rule: a site-wide organiser, the game's creator, and whoever a
+    registered provider names for it (a league's organisers for its events' and ladders'
+    games)."""
+    if user is None or not user.is_authenticated or not user.is_active:
+        return False
+    return organises_every_game(user) or is_named_organiser(game, user)
 
 
 def is_named_organiser(game: Game, user: AbstractBaseUser) -> bool:
     """The game's creator, or named by a registered provider: an organiser of this game
-    in particular, not through being staff."""
+    in particular, not through a site-wide permission."""
     if game.creator_id == user.pk:
         return True
-    return any(user.pk in set(provider(game)) for provider in _organiser_providers)
+    if not _organiser_providers:
+        return False
+    return Game.objects.filter(_named_games(user), pk=game.pk).exists()
 
 
 def can_see(game: Game, user: AbstractBaseUser | None, invite_token: str | None = None) -> bool:

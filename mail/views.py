@@ -1,8 +1,10 @@
 """The development outbox and the unsubscribe link.
 
 The outbox pages show what the site has sent (on the local default, where mail goes
-to the console, it is the easiest place to find a confirmation link); they exist only
-while DEBUG is on, or for staff.
+to the console, it is the easiest place to find a confirmation link). They are a
+development tool: they exist only while ``MAIL_OUTBOX_PAGES`` is on (unset, while
+DEBUG is). Nobody reads other people's mail in production, staff included: the admin's
+outbox, for those given its permission, is where an operator looks.
 """
 
 from __future__ import annotations
@@ -21,8 +23,9 @@ OUTBOX_LENGTH = 100
 
 
 def _check_outbox_visible(request: HttpRequest) -> None:
-    # A 404, not a 403: in production the pages do not exist for players.
-    if not (settings.DEBUG or request.user.is_staff):
+    # A 404, not a 403: in production the pages do not exist, for anyone.
+    shown = settings.MAIL_OUTBOX_PAGES
+    if not (settings.DEBUG if shown is None else shown):
         raise Http404("no such page")
 
 

@@ -17,7 +17,7 @@ from ratings.core import model
 from ratings.models import JournalEntry, Ladder, LadderPlayer, Rating, Season
 from ratings.pools import state_of
 from tournaments.models import Membership
-from tournaments.selectors import organises, visible_leagues
+from tournaments.selectors import organised_leagues, organises, visible_leagues
 
 
 def visible_ladders(user: AbstractBaseUser | None) -> QuerySet[Ladder]:
@@ -34,6 +34,13 @@ def visible_ladders(user: AbstractBaseUser | None) -> QuerySet[Ladder]:
 
 def can_see_ladder(ladder: Ladder, user: AbstractBaseUser | None) -> bool:
     return visible_ladders(user).filter(pk=ladder.pk).exists() or organises(user, ladder.league)
+
+
+def ladder_games_organised_by(user: AbstractBaseUser) -> Q:
+    """The ladder games of the leagues the user organises, as a filter on games: a
+    ladder's league organisers organise its games (``games.selectors.register_organisers``)."""
+    leagues = organised_leagues(user).values("pk")
+    return Q(ladder_game__season__ladder__league__in=leagues)
 
 
 def rating_now(row: Rating, now: datetime) -> model.Rating:

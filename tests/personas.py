@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import AbstractBaseUser, Permission
 
 from accounts.services import update_profile
 
@@ -24,14 +24,22 @@ def make_user(django_user_model: Any, username: str, **extra: Any) -> AbstractBa
     return user
 
 
-def persona(username: str, *, named: bool = False, **extra: Any) -> Any:
+def persona(
+    username: str, *, named: bool = False, perms: tuple[str, ...] = (), **extra: Any
+) -> Any:
     """A fixture making this player; ``named``: with a profile showing the name
-    capitalised ("Alice"), in UTC, told of each event. ``extra``: user fields
-    (``is_staff=True`` for an organiser)."""
+    capitalised ("Alice"), in UTC, told of each event. ``perms``: permissions given to
+    the user ("app_label.codename", e.g. ``games.organise_any_game`` for a site-wide
+    organiser). ``extra``: user fields (``is_staff=True`` to enter the admin)."""
 
     @pytest.fixture
     def player(django_user_model: Any) -> AbstractBaseUser:
         user = make_user(django_user_model, username, **extra)
+        for perm in perms:
+            app_label, codename = perm.split(".")
+            user.user_permissions.add(
+                Permission.objects.get(content_type__app_label=app_label, codename=codename)
+            )
         if named:
             update_profile(user, username.capitalize(), "UTC", "each")
         return user

@@ -8,10 +8,10 @@ class TournamentsConfig(AppConfig):
         from games import selectors
         from games.signals import game_finished
         from tournaments import receivers
-        from tournaments.selectors import organisers_of_game, table_label
+        from tournaments.selectors import games_organised_by, table_label
 
         game_finished.connect(receivers.game_finished, dispatch_uid="tournaments-results")
         # A tournament's organisers organise its games.
-        selectors.register_organisers(organisers_of_game)
+        selectors.register_organisers(games_organised_by)
         # A tournament's games are named by their event in their mails.
         selectors.register_game_label(table_label)

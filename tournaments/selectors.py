@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
 
 from tournaments.models import League, Membership, Tournament
 
@@ -76,21 +76,11 @@ def visible_events(user: AbstractBaseUser | None) -> QuerySet[Tournament]:
     return shown.distinct().select_related("league")
 
 
-def organisers_of_game(game: Any) -> list[int]:
-    """The organisers of the league whose event a game belongs to (none for a lobby
-    game): the games app asks this through its organiser rule."""
-    league_id = (
-        Tournament.objects.filter(rounds__tables__game=game)
-        .values_list("league_id", flat=True)
-        .first()
-    )
-    if league_id is None:
-        return []
-    return list(
-        Membership.objects.filter(
-            league_id=league_id, role=Membership.Role.ORGANISER, status=Membership.Status.ACTIVE
-        ).values_list("user_id", flat=True)
-    )
+def games_organised_by(user: AbstractBaseUser) -> Q:
+    """The games of the events of the leagues the user organises, as a filter on games:
+    the games app asks this through its organiser rule (``register_organisers``)."""
+    leagues = organised_leagues(user).values("pk")
+    return Q(tournament_table__round__tournament__league__in=leagues)
 
 
 def table_label(game: Any) -> str:

@@ -40,7 +40,8 @@ def create_league(
 
 def make_organiser(league: League, user: AbstractBaseUser) -> Membership:
     """The user organises the league: a member with the organiser's role, let into the
-    admin (where they see only their own leagues' objects)."""
+    admin (``is_staff``), where they see and manage only their own leagues' objects and
+    games. Being staff grants nothing else: every right follows from the membership."""
     with transaction.atomic():
         membership, _ = Membership.objects.update_or_create(
             league=league,

@@ -314,6 +314,12 @@ WHITENOISE_USE_FINDERS = WHITENOISE_AUTOREFRESH = DEBUG
 # SMTP server; without it (the local default) mail is printed to the console, and every
 # mail is listed at /mail/outbox/ while debugging.
 EMAIL_BACKEND = "mail.backends.OutboxBackend"
+# The /mail/outbox/ pages show every mail to whoever asks (password resets included): a
+# development tool, on while DEBUG is (unset: None) and off in production, where no one,
+# staff included, reads others' mail there (the admin's outbox needs its own permission).
+MAIL_OUTBOX_PAGES = (
+    env_bool("MAIL_OUTBOX_PAGES", False) if os.environ.get("MAIL_OUTBOX_PAGES") else None
+)
 EMAIL_HOST = os.environ.get("EMAIL_HOST", "").strip()
 EMAIL_PORT = env_int("EMAIL_PORT", 587)
 EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")

@@ -1,6 +1,7 @@
 """Personas, dice and small game builders for the games tests.
 
-The personas: alice, bob, carol and dave are players; olga is an organiser (staff).
+The personas: alice, bob, carol and dave are players; olga organises every game (staff
+given the site-wide permission).
 Seats are taken in that order, so with the default homes alice plays blue (North
 America), bob purple (Europe), carol green (South America) and dave red (Africa).
 
@@ -85,7 +86,7 @@ alice = persona("alice")
 bob = persona("bob")
 carol = persona("carol")
 dave = persona("dave")
-olga = persona("olga", is_staff=True)  # an organiser, with no seat of her own
+olga = persona("olga", is_staff=True, perms=("games.organise_any_game",))  # no seat of her own
 
 
 def seated_game(

@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import zoneinfo
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 import pytest
 from django.contrib.auth.models import AbstractBaseUser
@@ -333,8 +334,9 @@ def test_muting_a_game_that_does_not_exist_is_refused(alice: User) -> None:
 
 
 def test_the_outbox_page_shows_a_decision_mails_board_picture(
-    dice: LoadedDice, alice: User, bob: User, olga: User
+    dice: LoadedDice, alice: User, bob: User, olga: User, settings: Any
 ) -> None:
+    settings.MAIL_OUTBOX_PAGES = True  # the development outbox
     seated_game(dice, [alice, bob])
     mail = mails(alice, "decision")[-1]
     other = mails(bob, "game_start")[-1]
@@ -348,4 +350,6 @@ def test_the_outbox_page_shows_a_decision_mails_board_picture(
     assert Image.open(io.BytesIO(response.content)).width == 800
 
     assert staff.get(reverse("mail:outbox_picture", args=[other.pk])).status_code == 404
-    assert signed_in(alice).get(picture_url).status_code == 404  # players: no outbox
+    settings.MAIL_OUTBOX_PAGES = False  # production: no outbox, for anyone
+    assert staff.get(picture_url).status_code == 404
+    assert signed_in(alice).get(picture_url).status_code == 404

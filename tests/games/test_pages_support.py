@@ -1,7 +1,8 @@
 """Personas and game builders shared by the page tests (this module holds no tests).
 
 alice creates games and plays blue (North America); bob joins and plays purple
-(Europe); carol is a stranger to their games; olga is an organiser (staff). Test
+(Europe); carol is a stranger to their games; olga organises every game (a site-wide
+organiser, staff given the permission). Test
 modules register the fixtures they use by assignment (``alice = support.alice``).
 """
 
@@ -32,7 +33,7 @@ STRICT_SETUP = (
 alice = persona("alice", named=True)
 bob = persona("bob", named=True)
 carol = persona("carol", named=True)
-olga = persona("olga", named=True, is_staff=True)
+olga = persona("olga", named=True, is_staff=True, perms=("games.organise_any_game",))
 
 
 @pytest.fixture

@@ -97,8 +97,9 @@ def test_a_kind_is_lowercase_words_fit_for_a_content_id(kind: str) -> None:
 
 
 def test_the_outbox_page_shows_the_part_by_its_address(
-    client: Client, olga: AbstractBaseUser
+    client: Client, olga: AbstractBaseUser, settings: Any
 ) -> None:
+    settings.MAIL_OUTBOX_PAGES = True  # the development outbox
     mail = queued("test-square")
     client.force_login(olga)
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import html
+from typing import Any
 
 import pytest
 from django.contrib.auth.models import AbstractBaseUser
@@ -36,8 +37,14 @@ def mail(outbox: list) -> OutgoingMail:
 # --- the outbox ----------------------------------------------------------------------
 
 
-def test_staff_see_the_outbox_with_each_mail_and_its_links(
-    client: Client, olga: AbstractBaseUser, mail: OutgoingMail
+@pytest.fixture
+def outbox_pages(settings: Any) -> None:
+    """The development outbox turned on (as DEBUG does by default)."""
+    settings.MAIL_OUTBOX_PAGES = True
+
+
+def test_the_outbox_lists_each_mail_and_its_links(
+    client: Client, olga: AbstractBaseUser, mail: OutgoingMail, outbox_pages: None
 ) -> None:
     client.force_login(olga)
 
@@ -61,7 +68,7 @@ def test_while_debugging_anyone_sees_the_outbox(
 
 
 def test_a_failed_mail_shows_its_attempts_and_error(
-    client: Client, olga: AbstractBaseUser, mail: OutgoingMail
+    client: Client, olga: AbstractBaseUser, mail: OutgoingMail, outbox_pages: None
 ) -> None:
     OutgoingMail.objects.filter(pk=mail.pk).update(
         status=OutgoingMail.Status.FAILED, attempts=6, last_error="SMTPDataError: refused"
@@ -71,6 +78,29 @@ def test_a_failed_mail_shows_its_attempts_and_error(
     page = client.get("/mail/outbox/").content.decode()
 
     assert "Failed" in page and "<td>6</td>" in page and "SMTPDataError: refused" in page
+
+
+@pytest.mark.parametrize("path", ["/mail/outbox/", "/mail/outbox/{pk}/"])
+def test_the_outbox_does_not_exist_for_staff_in_production(
+    client: Client, olga: AbstractBaseUser, mail: OutgoingMail, path: str
+) -> None:
+    """Staff, superusers included, read no one's mail there: a password reset's link
+    would give them the account."""
+    client.force_login(olga)
+
+    response = client.get(path.format(pk=mail.pk))
+
+    assert response.status_code == 404
+    assert "Confirm your address" not in response.content.decode()
+
+
+def test_the_outbox_pages_follow_their_setting_over_debug(
+    client: Client, mail: OutgoingMail, settings: Any
+) -> None:
+    settings.DEBUG, settings.MAIL_OUTBOX_PAGES = True, False
+    assert client.get("/mail/outbox/").status_code == 404
+    settings.DEBUG, settings.MAIL_OUTBOX_PAGES = False, True
+    assert client.get("/mail/outbox/").status_code == 200
 
 
 @pytest.mark.parametrize("path", ["/mail/outbox/", "/mail/outbox/{pk}/"])
@@ -87,7 +117,7 @@ def test_the_outbox_does_not_exist_for_players_in_production(
 
 
 def test_a_mail_shows_its_text_with_clickable_links_and_its_html_sandboxed(
-    client: Client, olga: AbstractBaseUser, mail: OutgoingMail
+    client: Client, olga: AbstractBaseUser, mail: OutgoingMail, outbox_pages: None
 ) -> None:
     client.force_login(olga)
 
@@ -101,7 +131,9 @@ def test_a_mail_shows_its_text_with_clickable_links_and_its_html_sandboxed(
     assert html.unescape(srcdoc).endswith(mail.body_html)
 
 
-def test_a_mail_shows_the_key_of_its_thread(client: Client, olga: AbstractBaseUser) -> None:
+def test_a_mail_shows_the_key_of_its_thread(
+    client: Client, olga: AbstractBaseUser, outbox_pages: None
+) -> None:
     mail = queue_mail(
         "alice@example.com", "Your turn", "text", "", kind="decision", thread="game-7"
     )
@@ -114,7 +146,9 @@ def test_a_mail_shows_the_key_of_its_thread(client: Client, olga: AbstractBaseUs
     assert "<code>&lt;game-7@localhost&gt;</code>" in page
 
 
-def test_an_unknown_mail_is_not_found(client: Client, olga: AbstractBaseUser) -> None:
+def test_an_unknown_mail_is_not_found(
+    client: Client, olga: AbstractBaseUser, outbox_pages: None
+) -> None:
     client.force_login(olga)
 
     assert client.get("/mail/outbox/999/").status_code == 404
