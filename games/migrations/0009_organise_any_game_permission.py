@@ -6,7 +6,7 @@ from django.db import migrations
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('games', '0006_adjudicate_event'),
+        ('games', '0008_result_corrected'),
     ]
 
     operations = [
