@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from django.contrib.auth.models import Permission
 from django.test import Client
 
 from ratings import ladder as ladders
@@ -189,6 +190,11 @@ def test_a_players_page_shows_a_private_games_points_and_lines_only_to_who_may_s
     html = client.get("/players/alice/").content.decode()
     assert html.count('class="dot reactive') == 2 and "Secret" in html
     staff = django_user_model.objects.create_user("sam", is_staff=True)
+    client.force_login(staff)  # staff alone organise nothing: not theirs to see
+    html = client.get("/players/alice/").content.decode()
+    assert html.count('class="dot reactive') == 1 and "Secret" not in html
+    staff.user_permissions.add(Permission.objects.get(codename="organise_any_game"))
+    staff = django_user_model.objects.get(pk=staff.pk)  # permissions are cached per object
     client.force_login(staff)  # who organises every game sees it too (games' rule)
     html = client.get("/players/alice/").content.decode()
     assert html.count('class="dot reactive') == 2 and "Secret" in html

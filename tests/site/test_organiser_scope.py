@@ -324,10 +324,11 @@ def ladder_pages(t: ScopeCase, name: str) -> None:
 def ladder_posts(t: ScopeCase, name: str) -> None:
     players = list(t.w.b.ladder.players.all())
     before = [snapshot(p) for p in players]
-    t.refused(t.anna.post(reverse(name, args=[t.w.b.ladder.pk])), t.w.b.ladder)
+    form = {"max_games": "1"}  # as the join form sends it; the others read nothing
+    t.refused(t.anna.post(reverse(name, args=[t.w.b.ladder.pk]), form), t.w.b.ladder)
     assert [snapshot(p) for p in players] == before
     assert LadderPlayer.objects.filter(ladder=t.w.b.ladder).count() == len(players)
-    assert t.anna.post(reverse(name, args=[t.w.a.ladder.pk])).status_code == 302
+    assert t.anna.post(reverse(name, args=[t.w.a.ladder.pk]), form).status_code == 302
 
 
 # --- webhooks ------------------------------------------------------------------------
@@ -733,6 +734,9 @@ SERVICES: dict[str, ServiceCall] = {
     "games.cancel_game": lambda w, s, by: games.cancel_game(_lobby_game(w, s).pk, by),
     "games.start_game": lambda w, s, by: games.start_game(_lobby_game(w, s).pk, by),
     "games.abandon_game": lambda w, s, by: games.abandon_game(s.event_game.pk, by),
+    "games.correct_result": lambda w, s, by: games.correct_result(
+        s.event_game.pk, by, {seat.pk: 1 for seat in s.event_game.seats.all()}
+    ),
     "games.extend_deadline": lambda w, s, by: games.extend_deadline(
         s.ladder_game.pk, by, timedelta(hours=1)
     ),
