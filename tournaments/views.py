@@ -178,6 +178,7 @@ def tournament(request: HttpRequest, league_slug: str, slug: str) -> HttpRespons
         "waiting": [e for e in entries if e.status == Entry.Status.WAITING],
         "entry": mine,
         "my_table": mine_now,
+        "swiss_rounds_planned": report.planned_swiss_rounds(event),
         "organiser": selectors.organises(request.user, event.league),
     }
     return render(request, "tournaments/tournament.html", context)
