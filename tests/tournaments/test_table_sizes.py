@@ -55,3 +55,15 @@ def test_tables_of_three_take_tables_of_two_only_when_the_event_allows_them(
     assert history.table_sizes(plain) == TableSizes(3, (3,))
     assert history.table_sizes(with_twos) == TableSizes(3, (2, 3))
     assert history.table_sizes(fours) == TableSizes(4, (3, 4))
+
+
+def test_a_swiss_page_says_smaller_tables_may_avoid_a_repeat(league_a: League, anna: Any) -> None:
+    event = bot_event(league_a, anna, 4, name="Swiss", table_size=4)
+    robin = bot_event(league_a, anna, 4, name="Robin", format=Tournament.Format.ROUND_ROBIN)
+
+    def rules(made: Tournament) -> str:
+        url = reverse("tournaments:tournament", args=[league_a.slug, made.slug])
+        return Client().get(url).content.decode()
+
+    said = "smaller tables replace larger ones where that avoids players meeting again"
+    assert said in rules(event) and said not in rules(robin)
