@@ -14,7 +14,7 @@ from django.utils import timezone
 
 from tests.tournaments.conftest import bot_event
 from tests.tournaments.test_admin import settings_form
-from tournaments import rounds, services
+from tournaments import jobs, rounds, services
 from tournaments.errors import TournamentError
 from tournaments.models import League, Tournament
 
@@ -106,3 +106,19 @@ def test_the_admin_form_tells_a_setting_out_of_bounds_beside_its_field(
     assert field.removesuffix("_0") in errors
     assert message in response.content.decode()
     assert not Tournament.objects.exists()
+
+
+def test_an_event_saved_before_the_bounds_is_refused_at_its_start_with_the_reason(
+    league_a: League, anna: Any
+) -> None:
+    event = bot_event(league_a, anna, 4)
+    Tournament.objects.filter(pk=event.pk).update(
+        round_time=FOREVER, starts_at=timezone.now() - timedelta(minutes=1)
+    )
+
+    with pytest.raises(TournamentError, match="allow a round an hour to 365 days"):
+        services.start_event(event, anna)
+    jobs.sweep()  # the start time has passed: the sweep leaves it to an organiser
+
+    event.refresh_from_db()
+    assert event.status == Tournament.Status.REGISTRATION and not event.rounds.exists()
