@@ -10,10 +10,10 @@ from django import forms
 from games.engine import BOARDS
 from games.engine.bots import BOTS
 from games.models import Game
-from games.options import GameOptions
+from games.options import MAX_MISSED, MAX_TIME, GameOptions
 from games.services import MAX_SEATS, MIN_SEATS
 
-MAX_HOURS = 24 * 30
+MAX_HOURS = int(MAX_TIME.total_seconds()) // 3600
 MANY_PLAYERS = 5  # R3: from this many players on, the form warns of a long game
 MANY_PLAYERS_WARNING = (
     "Five or six players (R3): expect a long game. With six, every continent has a "
@@ -121,7 +121,7 @@ class CreateGameForm(forms.Form):
         label="Missed decisions before a player forfeits",
         initial=3,
         min_value=1,
-        max_value=20,
+        max_value=MAX_MISSED,
         help_text="A missed decision gets one grace extension; then the greedy bot decides "
         "for the player. At this many missed turns the player forfeits instead (R31); "
         "missed setup placements and retreats are made for the player and do not count.",

@@ -17,6 +17,11 @@ from games.errors import GameError
 STRICT, CASUAL = "strict", "casual"
 FIXED, BANK = "fixed", "bank"
 MINUTE = timedelta(minutes=1)
+# The longest time per decision, per retreat, in a bank and as an increment (the lobby's
+# form offers up to this), and the most missed decisions before a forfeit: beyond them a
+# deadline would be years away, or past the last date the site can keep.
+MAX_TIME = timedelta(days=30)
+MAX_MISSED = 20
 
 
 @dataclass(frozen=True)
@@ -43,6 +48,13 @@ class GameOptions:
             raise GameError("allow at least a minute per decision and per retreat")
         if self.missed_limit < 1:
             raise GameError("a player forfeits after at least one missed decision")
+        if self.missed_limit > MAX_MISSED:
+            raise GameError(f"a player forfeits after at most {MAX_MISSED} missed decisions")
+        if max(self.decision_time, self.retreat_time, self.bank_time, self.increment) > MAX_TIME:
+            raise GameError(
+                f"a decision, a retreat, a time bank and an increment each take at most "
+                f"{MAX_TIME.days} days"
+            )
         if self.time_control not in (FIXED, BANK):
             raise GameError(f"unknown time control {self.time_control!r}")
         if self.time_control == BANK and self.bank_time < MINUTE:

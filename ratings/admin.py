@@ -36,6 +36,11 @@ class LadderForm(ModelForm):
         rather than when its first table is formed."""
         data: dict[str, Any] = super().clean() or {}
         trial = Ladder(**{k: v for k, v in data.items() if k != "league"})
+        wrong = ladders.out_of_bounds(trial)
+        for name, words in wrong.items():  # told beside each field
+            self.add_error(name, f"{words[:1].upper()}{words[1:]}.")
+        if wrong:
+            return data
         try:
             ladders.game_options(trial).check()
         except GameError as refusal:

@@ -3,7 +3,8 @@
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import datetime, timedelta
+from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
@@ -64,8 +65,43 @@ def update_ladder(ladder: Ladder, by: AbstractBaseUser) -> Ladder:
     return ladder
 
 
+# The bounds of the ladder's settings an organiser types (the game times are bounded by
+# ``GameOptions.check``): beyond them a season's end or a game's time limit would be past
+# the last date the site can keep, or a number past what its column holds. Each: the
+# least, the most, and the words for the organiser.
+LADDER_BOUNDS: dict[str, tuple[Any, Any, str]] = {
+    "max_wait": (timedelta(0), timedelta(days=90), "a player waits at most none to 90 days"),
+    "max_spread": (0, 10_000, "the rating spread is 0 to 10,000 points"),
+    "recent_games": (0, 50, "0 to 50 recent games are avoided"),
+    "min_games": (0, 1_000, "ranked after 0 to 1,000 games"),
+    "max_games_at_once": (1, 20, "1 to 20 games at once"),
+    "carry_sigma": (0.0, 25.0, "a carried rating's added uncertainty is 0 to 25"),
+    "season_length": (
+        timedelta(seconds=1),
+        timedelta(days=5 * 366),
+        "a season lasts up to five years (empty: until an organiser starts the next)",
+    ),
+    "game_time": (
+        timedelta(seconds=1),
+        timedelta(days=365),
+        "a game's time is up to 365 days (empty: no limit)",
+    ),
+}
+
+
+def out_of_bounds(ladder: Ladder) -> dict[str, str]:
+    """The ladder's settings outside their bounds, by name, each with what it may be
+    (the admin's form shows each beside its field); empty when all are within them."""
+    return {
+        name: words
+        for name, (low, high, words) in LADDER_BOUNDS.items()
+        if (value := getattr(ladder, name)) is not None and not low <= value <= high
+    }
+
+
 def _check(ladder: Ladder) -> None:
-    """The ladder's settings are valid (choices, numbers) and its games can be played."""
+    """The ladder's settings are valid (choices, numbers, their bounds) and its games can
+    be played."""
     try:
         ladder.full_clean(exclude=["match_due_at"])
         game_options(ladder).check()
@@ -73,6 +109,9 @@ def _check(ladder: Ladder) -> None:
         raise RatingError("; ".join(refusal.messages)) from None
     except GameError as refusal:
         raise RatingError(str(refusal)) from None
+    wrong = out_of_bounds(ladder)
+    if wrong:
+        raise RatingError("; ".join(wrong.values()))
 
 
 def game_options(ladder: Ladder) -> GameOptions:

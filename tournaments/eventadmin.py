@@ -104,6 +104,19 @@ class TournamentForm(forms.ModelForm):
         data = super().clean()
         if self.errors:
             return data
+        # A setting out of its bounds is told beside its field (and the services, which
+        # would refuse it too, are not asked).
+        trial = copy.copy(self.instance)
+        for name in eventsettings.SETTINGS:
+            if name in data:
+                setattr(trial, name, data[name])
+        wrong = eventsettings.out_of_bounds(trial)
+        for name, words in wrong.items():
+            self.add_error(
+                name if name in self.fields else None, f"{words[:1].upper()}{words[1:]}."
+            )
+        if wrong:
+            return data
         try:
             if self.instance.pk is None:
                 settings = {name: data[name] for name in eventsettings.SETTINGS if name in data}

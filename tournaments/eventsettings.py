@@ -4,11 +4,14 @@ edits events with them."""
 
 from __future__ import annotations
 
-from datetime import timedelta
+from dataclasses import dataclass
+from datetime import datetime, timedelta
 from typing import Any
 
+from django.utils import timezone
+
 from games.errors import GameError
-from games.options import STRICT, GameOptions
+from games.options import MAX_MISSED, MAX_TIME, MINUTE, STRICT, GameOptions
 from tournaments import history
 from tournaments.core import roundrobin
 from tournaments.errors import TournamentError
@@ -89,6 +92,67 @@ def apply_changes(tournament: Tournament, changes: dict[str, Any]) -> None:
     check_settings(tournament)
 
 
+@dataclass(frozen=True)
+class Bound:
+    """What a setting may be, from ``low`` to ``high`` (empty too, where the setting may
+    be empty), in words for the organiser."""
+
+    low: Any
+    high: Any
+    words: str
+
+
+# The bounds of what an organiser types: beyond them a deadline would be past the last
+# date the site can keep, or a number past what its column holds. (Tighter rules that
+# depend on the format follow in ``check_settings``.)
+MAX_ROUND_TIME = timedelta(days=365)
+MAX_ROUNDS = 30  # a Swiss of 10,000 players plays 8
+MAX_PLAYERS = 10_000
+_DAYS = f"{MAX_TIME.days} days"
+BOUNDS = {
+    "decision_time": Bound(MINUTE, MAX_TIME, f"allow a decision a minute to {_DAYS}"),
+    "retreat_time": Bound(MINUTE, MAX_TIME, f"allow a retreat a minute to {_DAYS}"),
+    "bank_time": Bound(timedelta(0), MAX_TIME, f"a time bank holds at most {_DAYS}"),
+    "increment": Bound(timedelta(0), MAX_TIME, f"an increment is none to {_DAYS}"),
+    "missed_limit": Bound(
+        1, MAX_MISSED, f"a player forfeits after 1 to {MAX_MISSED} missed decisions"
+    ),
+    "table_size": Bound(2, 6, "a table has 2 to 6 players"),
+    "swiss_rounds": Bound(
+        1, MAX_ROUNDS, f"a Swiss has 1 to {MAX_ROUNDS} rounds (empty: the recommended number)"
+    ),
+    "cut_size": Bound(2, MAX_PLAYERS, f"a top cut takes 2 to {MAX_PLAYERS:,} players"),
+    "advance_per_table": Bound(1, 5, "1 to 5 of each table advance"),
+    "round_time": Bound(
+        timedelta(hours=1), MAX_ROUND_TIME, f"allow a round an hour to {MAX_ROUND_TIME.days} days"
+    ),
+    "cap": Bound(1, MAX_PLAYERS, f"a cap is 1 to {MAX_PLAYERS:,} players (empty: none)"),
+    "late_join_until_round": Bound(
+        0, MAX_ROUNDS, f"late joins end before round 0 (none) to {MAX_ROUNDS}"
+    ),
+}
+# How far ahead an event's dates may be: a later one is a typing error, and the site
+# cannot keep (nor show in every time zone) a date past the year 9999.
+DATE_HORIZON = timedelta(days=5 * 366)
+DATES = ("registration_closes_at", "check_in_opens_at", "starts_at")
+
+
+def out_of_bounds(tournament: Tournament, now: datetime | None = None) -> dict[str, str]:
+    """The settings outside their bounds, by name, each with what it may be; empty when
+    all are within them. The admin's form shows each beside its field."""
+    wrong = {
+        name: bound.words
+        for name, bound in BOUNDS.items()
+        if (value := getattr(tournament, name)) is not None and not bound.low <= value <= bound.high
+    }
+    horizon = (now or timezone.now()) + DATE_HORIZON
+    for name in DATES:
+        when = getattr(tournament, name)
+        if when is not None and when > horizon:
+            wrong[name] = "an event's dates are at most five years ahead"
+    return wrong
+
+
 def check_settings(tournament: Tournament) -> None:
     """The event's settings make a playable event; a TournamentError says why not."""
     try:
@@ -105,6 +169,9 @@ def check_settings(tournament: Tournament) -> None:
         )
     _check_format(tournament)
     _check_dates(tournament)
+    wrong = out_of_bounds(tournament)
+    if wrong:
+        raise TournamentError("; ".join(wrong.values()))
 
 
 def _check_format(tournament: Tournament) -> None:

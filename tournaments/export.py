@@ -1,5 +1,10 @@
 """The standings as a table to download (the admin's CSV export): one row a player,
-with every tie-break, as ``history.standings`` computes them."""
+with every tie-break, as ``history.standings`` computes them.
+
+A player's display name is theirs to choose: one that begins as a formula would
+(``=``, ``+``, ``-``, ``@``, a tab or a carriage return) is written with a leading
+apostrophe, which spreadsheet programs take as "this cell is text" (OWASP's advice on
+CSV injection), so opening the file never runs it."""
 
 from __future__ import annotations
 
@@ -39,8 +44,8 @@ def standings_rows(event: Tournament) -> list[list[str]]:
             [
                 str(line.rank),
                 str(line.player),
-                entry.name,
-                entry.status,
+                _text(entry.name),
+                _text(entry.status),
                 _number(line.points),
                 str(line.games),
                 str(line.byes),
@@ -51,10 +56,18 @@ def standings_rows(event: Tournament) -> list[list[str]]:
                 _number(line.score_share),
                 str(line.draw),
                 "yes" if line.withdrawn else "no",
-                line.separated_by or "",
+                _text(line.separated_by or ""),
             ]
         )
     return rows
+
+
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def _text(value: str) -> str:
+    """A text cell no spreadsheet reads as a formula."""
+    return "'" + value if value.startswith(FORMULA_STARTS) else value
 
 
 def _number(value: float) -> str:

@@ -25,10 +25,11 @@ def points_table(tournament: Tournament) -> PointsTable:
 
 
 def table_sizes(tournament: Tournament) -> TableSizes:
-    """Tables of the event's size filled with one smaller, and tables of two when the
-    event allows them."""
+    """Tables of the event's size filled with one smaller (tables of 4 filled with 3s),
+    and tables of two only when the event allows them: tables of 3 are not filled with
+    pairs, as the event's page says (a player left over has a bye)."""
     size = tournament.table_size
-    allowed = {size, max(size - 1, 2)}
+    allowed = {size, max(size - 1, 3)} if size > 3 else {size}
     if tournament.two_player_tables:
         allowed.add(2)
     return TableSizes(size, tuple(sorted(allowed)))

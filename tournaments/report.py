@@ -18,7 +18,7 @@ from django.urls import reverse
 
 from games.engine import BOARDS
 from tournaments import history
-from tournaments.core import pairing
+from tournaments.core import cut, pairing
 from tournaments.core.roundrobin import Schedule
 from tournaments.core.standings import STEPS
 from tournaments.models import Bye, Entry, Table, TableSeat, Tournament
@@ -51,18 +51,52 @@ def published_schedule(event: Tournament) -> Schedule | None:
 
 def planned_rounds(event: Tournament, schedule: Schedule | None) -> int | None:
     """How many rounds the event plays, where that is known before they are played: the
-    Swiss rounds (fixed, or the recommended number for the field), the round robin's
-    published schedule; None for eliminations, whose length follows the results."""
-    if event.format in (Tournament.Format.SWISS, Tournament.Format.SWISS_CUT):
-        if event.swiss_rounds:
-            return event.swiss_rounds
-        field = event.entries.filter(
-            status__in=[Entry.Status.REGISTERED, Entry.Status.CHECKED_IN]
-        ).count()
-        return pairing.recommended_rounds(max(field, 2), history.table_sizes(event))
-    if schedule is not None:
-        return len(schedule.rounds)
-    return None
+    Swiss rounds (fixed, or the recommended number for the field) and a top cut's rounds
+    to its final, an elimination's rounds to its final (``elimination_rounds``), the
+    round robin's published schedule; None for a round robin not yet paired."""
+    if event.format == Tournament.Format.ROUND_ROBIN:
+        return len(schedule.rounds) if schedule is not None else None
+    return (planned_swiss_rounds(event) or 0) + (elimination_rounds(event) or 0)
+
+
+def _field(event: Tournament) -> int:
+    """The players in the event's rounds to come (two at least: a plan needs a table)."""
+    playing = [Entry.Status.REGISTERED, Entry.Status.CHECKED_IN]
+    return max(event.entries.filter(status__in=playing).count(), 2)
+
+
+def planned_swiss_rounds(event: Tournament) -> int | None:
+    """The Swiss rounds: fixed (at the latest at the start), or the recommended number
+    for the field so far; None for the formats without a Swiss."""
+    if event.format not in (Tournament.Format.SWISS, Tournament.Format.SWISS_CUT):
+        return None
+    if event.swiss_rounds:
+        return event.swiss_rounds
+    return pairing.recommended_rounds(_field(event), history.table_sizes(event))
+
+
+def elimination_rounds(event: Tournament) -> int | None:
+    """A top cut's or an elimination's rounds, from its first round to its final: from
+    the players of its first round once it is paired, else from the field now (a cut
+    takes at most its size). None for the formats without one."""
+    if event.format not in (Tournament.Format.SWISS_CUT, Tournament.Format.ELIMINATION):
+        return None
+    first = (
+        event.rounds.filter(stage__in=["cut", "elimination", "final"]).order_by("number").first()
+    )
+    if first is not None:
+        field = TableSeat.objects.filter(table__round=first).count() + first.byes.count()
+    elif event.format == Tournament.Format.SWISS_CUT:
+        field = min(event.cut_size or 2, _field(event))
+    else:
+        field = _field(event)
+    try:
+        plan = cut.elimination_plan(
+            max(field, 2), history.table_sizes(event), event.advance_per_table
+        )
+    except ValueError:  # settings that make no elimination (refused when they are set)
+        return None
+    return len(plan)
 
 
 def settings_of(event: Tournament, schedule: Schedule | None) -> dict[str, Any]:
@@ -83,6 +117,7 @@ def settings_of(event: Tournament, schedule: Schedule | None) -> dict[str, Any]:
         "two_player_tables": event.two_player_tables,
         "swiss_rounds": event.swiss_rounds,
         "planned_rounds": planned_rounds(event, schedule),
+        "elimination_rounds": elimination_rounds(event),
         "cut_size": event.cut_size,
         "advance_per_table": event.advance_per_table,
         "seats": event.first_player,

@@ -30,7 +30,7 @@ from tournaments.core import cut, pairing, roundrobin
 from tournaments.core.results import order_from_ranks
 from tournaments.core.seating import SeatedTable, seat_round
 from tournaments.errors import TournamentError
-from tournaments.eventsettings import game_options
+from tournaments.eventsettings import check_settings, game_options
 from tournaments.models import Bye, Entry, Round, Table, TableSeat, Tournament
 from tournaments.selectors import table_title
 from tournaments.services import _lock
@@ -59,6 +59,9 @@ def start(tournament_id: int, now: datetime | None = None) -> Round | None:
         event = _lock_id(tournament_id)
         if event.status != Tournament.Status.REGISTRATION:
             return None
+        # Settings saved before their bounds were checked (a round time past the last
+        # date the site can keep) are refused with the reason, not failed on.
+        check_settings(event)
         entries = event.entries.all()
         if event.check_in_opens_at is not None:
             entries.filter(status=Entry.Status.REGISTERED).update(

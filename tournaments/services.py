@@ -250,9 +250,11 @@ def _current_round(tournament: Tournament) -> int:
 def withdraw(tournament: Tournament, user: AbstractBaseUser) -> Entry:
     """The player leaves the event. Before it starts their place goes to the first on
     the waiting list; once it runs they stay in the standings, and a game of theirs
-    still running is forfeited (R31)."""
+    still running is forfeited (R31). A finished event's standings are final: no
+    withdrawal changes them."""
     with transaction.atomic():
         locked = _lock(tournament)
+        _check_not_finished(locked)
         entry = Entry.objects.filter(tournament=locked, user=user).first()
         if entry is None or entry.status in (Entry.Status.WITHDRAWN, Entry.Status.DROPPED):
             raise TournamentError("you are not playing in this event")
@@ -269,6 +271,13 @@ def withdraw(tournament: Tournament, user: AbstractBaseUser) -> Entry:
         # here could deadlock with a game ending at the same moment.
         _forfeit_running_games(entry)
     return entry
+
+
+def _check_not_finished(tournament: Tournament) -> None:
+    # A player who leaves counts in their opponents' tie-breaks as one who left (the
+    # 0.33 floor): leaving a finished event would move its final standings.
+    if tournament.status == Tournament.Status.FINISHED:
+        raise TournamentError("this event has finished: its standings are final")
 
 
 def _forfeit_running_games(entry: Entry) -> None:
@@ -395,10 +404,12 @@ def _set_paused(tournament: Tournament, by: AbstractBaseUser, pause: bool) -> in
 
 def drop_entry(tournament: Tournament, by: AbstractBaseUser, entry: Entry, note: str = "") -> Entry:
     """An organiser drops a player from later rounds (they stay in the standings). Before
-    the start their place goes to the first on the waiting list."""
+    the start their place goes to the first on the waiting list. Not from a finished
+    event: its standings are final."""
     _check_organiser(tournament.league, by)
     with transaction.atomic():
         locked = _lock(tournament)
+        _check_not_finished(locked)
         entry = Entry.objects.select_for_update().get(pk=entry.pk, tournament=locked)
         if not entry.plays and entry.status != Entry.Status.WAITING:
             raise TournamentError(f"{entry.name} is not playing")
@@ -430,10 +441,12 @@ def admit(tournament: Tournament, by: AbstractBaseUser, entry: Entry) -> Entry:
 
 
 def reinstate(tournament: Tournament, by: AbstractBaseUser, entry: Entry) -> Entry:
-    """An organiser takes a dropped player back for the rounds to come."""
+    """An organiser takes a dropped player back for the rounds to come (while there are
+    rounds to come: a finished event's standings are final)."""
     _check_organiser(tournament.league, by)
     with transaction.atomic():
         locked = _lock(tournament)
+        _check_not_finished(locked)
         entry = Entry.objects.select_for_update().get(pk=entry.pk, tournament=locked)
         if entry.status != Entry.Status.DROPPED:
             raise TournamentError(f"{entry.name} has not been dropped")

@@ -3,19 +3,40 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import wraps
 from typing import Any, TypeVar
 
 from django.contrib import messages
+from django.contrib.auth.views import redirect_to_login
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
-from games.views import sign_in_first
 from tournaments import report, selectors, services
 from tournaments.errors import TournamentError
 from tournaments.models import Entry, League, Membership, Tournament
 
 T = TypeVar("T")
+
+
+def sign_in_first(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """``login_required`` for the POST-only addresses of leagues and events: a visitor
+    who is not signed in goes to sign in and then back to the event's (or the league's)
+    page, to press its button again; never back to this address, which a browser would
+    open with a GET, and never elsewhere."""
+
+    @wraps(view)
+    def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        if request.user.is_authenticated:
+            return view(request, *args, **kwargs)
+        if "league_slug" in kwargs:
+            back = reverse("tournaments:tournament", args=[kwargs["league_slug"], kwargs["slug"]])
+        else:
+            back = reverse("tournaments:league", args=[kwargs["slug"]])
+        return redirect_to_login(back)
+
+    return wrapper
 
 
 @require_GET
@@ -157,6 +178,7 @@ def tournament(request: HttpRequest, league_slug: str, slug: str) -> HttpRespons
         "waiting": [e for e in entries if e.status == Entry.Status.WAITING],
         "entry": mine,
         "my_table": mine_now,
+        "swiss_rounds_planned": report.planned_swiss_rounds(event),
         "organiser": selectors.organises(request.user, event.league),
     }
     return render(request, "tournaments/tournament.html", context)

@@ -249,12 +249,12 @@ def test_settings_that_make_no_playable_event_are_refused_in_the_form(
 ) -> None:
     response = signed_in(anna).post(
         reverse("admin:tournaments_tournament_add"),
-        settings_form(league_a, format="elimination", table_size="3", advance_per_table="2"),
+        settings_form(league_a, format="elimination", table_size="3", advance_per_table="3"),
     )
 
     page = response.content.decode()
     assert response.status_code == 200
-    assert "Refused: with tables as small as 2, 1 to 1 of each table can advance" in page
+    assert "Refused: with tables as small as 3, 1 to 2 of each table can advance" in page
     assert not Tournament.objects.exists()
 
 

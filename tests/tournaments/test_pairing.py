@@ -182,7 +182,10 @@ def test_every_player_is_seated_once_or_has_a_bye_at_tables_within_bounds(
     everyone = seated([t.players for t in pairing.tables]) + list(pairing.byes)
     assert sorted(everyone) == players
     split = split_field(len(players), settings.tables)
-    assert sorted(len(t.players) for t in pairing.tables) == sorted(split.tables)
+    sizes = tuple(sorted((len(t.players) for t in pairing.tables), reverse=True))
+    # The preferred sizes, or other allowed sizes that seat fewer repeats.
+    assert sizes == split.tables or pairing.costs.repeats < pairing.costs.top_down_repeats
+    assert sizes == pairing.costs.table_sizes
     assert len(pairing.byes) == split.byes
     assert all(len(t.players) in settings.tables.allowed for t in pairing.tables) or (
         pairing.costs.short_table

@@ -35,9 +35,12 @@ class FewestRepeats:
         self.budget = budget
         self.steps = 0
         self.unmet = _unmet_masks(problem)
+        # Proven by ``run``: no pairing at these sizes has fewer repeats than this.
+        self.floor = 0
 
     def run(self) -> tuple[list[list[int]], bool]:
-        """The tables with the fewest repeats found, and whether they are proven fewest.
+        """The tables with the fewest repeats found, and whether they are proven fewest
+        (``floor`` then says how many that is; else the fewest proven possible).
 
         The searches with a growing allowance prove that no pairing has fewer repeats
         than the first allowance they fail to finish; if the budget ends there, a branch
@@ -49,11 +52,14 @@ class FewestRepeats:
             for allowed in range(self.best_repeats):
                 chosen: list[list[int]] = []
                 if self._search(everyone, self.sizes, chosen, allowed):
-                    return chosen, True  # none with fewer: the searches before failed
+                    self.floor = allowed  # none with fewer: the searches before failed
+                    return chosen, True
                 floor = allowed + 1
         except _OutOfBudget:
             pass
+        self.floor = floor
         if floor >= self.best_repeats:
+            self.floor = self.best_repeats
             return self.best, True
         self.steps = 0
         try:
@@ -62,6 +68,7 @@ class FewestRepeats:
             return self.best, self.best_repeats == floor
         except _Proven:
             pass
+        self.floor = self.best_repeats
         return self.best, True
 
     def _improve(

@@ -96,3 +96,33 @@ def _best_exact(players: int, preferred: int, allowed: tuple[int, ...]) -> tuple
         best[seated] = min(options) if options else None
     found = best[players]
     return None if found is None else found[2]
+
+
+def table_splits(players: int, sizes: TableSizes) -> tuple[tuple[int, ...], ...]:
+    """Every way to seat exactly ``players`` at allowed tables (each largest first),
+    closest to the preferred size first (least sum of squared differences, then fewest
+    tables), ``split_field``'s choice the first of its equals. For the small fields a
+    pairing searches exhaustively: the ways grow fast with the field."""
+    found: list[tuple[int, ...]] = []
+
+    def extend(left: int, largest: int, tables: tuple[int, ...]) -> None:
+        if left == 0:
+            found.append(tables)
+            return
+        for size in sorted(sizes.allowed, reverse=True):
+            if size <= min(largest, left):
+                extend(left - size, size, (*tables, size))
+
+    extend(players, MAX_TABLE, ())
+    best = _best_tables(players, sizes.preferred, sizes.allowed)
+    return tuple(
+        sorted(
+            found,
+            key=lambda t: (t != best, distance(t, sizes.preferred), len(t), [-s for s in t]),
+        )
+    )
+
+
+def distance(tables: tuple[int, ...], preferred: int) -> int:
+    """How far tables are from the preferred size: the sum of squared differences."""
+    return sum((size - preferred) ** 2 for size in tables)
