@@ -11,7 +11,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
 from games.views import sign_in_first
-from tournaments import report, selectors, services
+from tournaments import nextstep, report, selectors, services
 from tournaments.errors import TournamentError
 from tournaments.models import Entry, League, Membership, Tournament
 
@@ -157,6 +157,7 @@ def tournament(request: HttpRequest, league_slug: str, slug: str) -> HttpRespons
         "waiting": [e for e in entries if e.status == Entry.Status.WAITING],
         "entry": mine,
         "my_table": mine_now,
+        "my_round": nextstep.current_round(event, whole, mine.pk) if mine is not None else None,
         "organiser": selectors.organises(request.user, event.league),
     }
     return render(request, "tournaments/tournament.html", context)
