@@ -160,6 +160,9 @@ def tournament(request: HttpRequest, league_slug: str, slug: str) -> HttpRespons
         "my_round": nextstep.current_round(event, whole, mine.pk) if mine is not None else None,
         "organiser": selectors.organises(request.user, event.league),
     }
+    if context["organiser"]:
+        context["jobs"] = list(event.jobs.all()[:5])
+        context["jobs_pending"] = any(job.pending for job in context["jobs"])
     return render(request, "tournaments/tournament.html", context)
 
 
