@@ -242,6 +242,9 @@ def waiting_room(ladder: Ladder, now: datetime | None = None) -> dict[str, Any]:
         .select_related("user__profile")
         .order_by("waiting_since", "pk")
     )
+    for player in waiting:
+        assert player.waiting_since is not None
+        player.waited = describe.duration(now - player.waiting_since)  # type: ignore[attr-defined]
     smallest = min(ladder.sizes)
     running = ladder.seasons.filter(ended_at__isnull=True).exists()
     return {

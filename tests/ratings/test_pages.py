@@ -220,7 +220,7 @@ def test_after_joining_the_ladder_page_shows_who_waits_and_when_the_next_table_f
     assert "2 players with room for another game" in waiting
     assert 'href="/players/bob/">' in waiting and 'href="/players/alice/">' in waiting
     assert waiting.index("/players/bob/") < waiting.index("/players/alice/")  # longest first
-    assert "(you)" in waiting
+    assert "(you), waiting less than a minute" in waiting
     assert "A table needs 4 players: 2 more must join" in waiting
     tokyo = timezone.localtime(run, timezone=ZoneInfo("Asia/Tokyo"))
     assert f"Matchmaking runs next at {tokyo:%-d %b %Y %H:%M} JST (Asia/Tokyo)" in waiting
