@@ -13,6 +13,7 @@ import logging
 from collections.abc import Callable
 from datetime import datetime, timedelta
 
+from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
@@ -147,3 +148,16 @@ def requeue_stale(now: datetime, older_than: timedelta) -> int:
         transaction.on_commit(lambda job_id=job_id: _hand_over(job_id), robust=True)
         handed += 1
     return handed
+
+
+def give_up_lost(now: datetime) -> int:
+    """Mark failed the jobs still running past the task time limit: their worker was
+    killed (by the limit, or with its machine), and the organiser must not wait for ever."""
+    limit = timedelta(seconds=settings.CELERY_TASK_TIME_LIMIT) + timedelta(minutes=1)
+    return EventJob.objects.filter(
+        state=EventJob.State.RUNNING, started_at__lte=now - limit
+    ).update(
+        state=EventJob.State.FAILED,
+        message="failed: its worker stopped before it ended; see what it did, then try again.",
+        finished_at=now,
+    )

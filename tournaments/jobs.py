@@ -21,6 +21,7 @@ def sweep(now: datetime | None = None) -> int:
     now = now or timezone.now()
     done = 0
     eventjobs.requeue_stale(now, STALE_JOB)
+    eventjobs.give_up_lost(now)
     done += _tell_check_in(now)
     due = Tournament.objects.filter(status=Tournament.Status.REGISTRATION, starts_at__lte=now)
     for event_id in due.values_list("pk", flat=True):

@@ -145,3 +145,27 @@ def test_the_event_sweep_hands_over_a_job_whose_task_was_lost(
     lost.refresh_from_db()
     recent.refresh_from_db()
     assert lost.state == "done" and recent.state == "queued"
+
+
+def test_a_job_whose_worker_died_is_marked_failed_once_past_the_time_limit(
+    league_a: League, anna: Any
+) -> None:
+    event = bot_event(league_a, anna, 2, swiss_rounds=1)
+    now = timezone.now()
+    dead = EventJob.objects.create(
+        tournament=event,
+        kind="start",
+        requested_by=anna,
+        state="running",
+        started_at=now - timedelta(minutes=10),
+    )
+    busy = EventJob.objects.create(
+        tournament=event, kind="add_bot", requested_by=anna, state="running", started_at=now
+    )
+
+    jobs.sweep(now)
+
+    dead.refresh_from_db()
+    busy.refresh_from_db()
+    assert dead.state == "failed" and "its worker stopped" in dead.message
+    assert busy.state == "running"
