@@ -95,6 +95,12 @@ class OutgoingMail(models.Model):
         return f"{self.subject} → {self.to_address}"
 
     @property
+    def game_number(self) -> int | None:
+        """The game whose thread the mail is in, if any (the games app's "game-<n>")."""
+        prefix, _, number = self.thread.partition("-")
+        return int(number) if prefix == "game" and number.isdigit() else None
+
+    @property
     def links(self) -> list[str]:
         """The links in the text part, in order, each once."""
         return list(

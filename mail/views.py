@@ -9,7 +9,12 @@ outbox, for those given its permission, is where an operator looks.
 
 from __future__ import annotations
 
+from urllib.parse import urlencode
+
+from django import forms
 from django.conf import settings
+from django.core.paginator import Paginator
+from django.db import models
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
@@ -19,7 +24,24 @@ from django.views.decorators.http import require_http_methods
 from mail import parts, services
 from mail.models import OutgoingMail
 
-OUTBOX_LENGTH = 100
+OUTBOX_PAGE = 50
+
+
+class OutboxFilter(forms.Form):
+    """Which mails the outbox lists: to an address (or part of one), about a game."""
+
+    to = forms.CharField(
+        required=False, max_length=320, strip=True, label="To (address or part of it)"
+    )
+    game = forms.IntegerField(required=False, min_value=1, label="Game number")
+
+    def filter(self, mails: models.QuerySet[OutgoingMail]) -> models.QuerySet[OutgoingMail]:
+        if self.cleaned_data["to"]:
+            mails = mails.filter(to_address__icontains=self.cleaned_data["to"])
+        if self.cleaned_data["game"]:
+            # The games app threads a game's mails under "game-<number>".
+            mails = mails.of_thread(f"game-{self.cleaned_data['game']}")
+        return mails
 
 
 def _check_outbox_visible(request: HttpRequest) -> None:
@@ -31,8 +53,26 @@ def _check_outbox_visible(request: HttpRequest) -> None:
 
 def outbox(request: HttpRequest) -> HttpResponse:
     _check_outbox_visible(request)
-    mails = OutgoingMail.objects.all()[:OUTBOX_LENGTH]
-    return render(request, "mail/outbox.html", {"mails": mails, "length": OUTBOX_LENGTH})
+    form = OutboxFilter(request.GET)
+    if not form.is_valid():
+        return render(
+            request, "mail/outbox.html", {"form": form, "length": OUTBOX_PAGE}, status=400
+        )
+    mails = form.filter(OutgoingMail.objects.order_by("-id"))
+    page = Paginator(mails, OUTBOX_PAGE).get_page(request.GET.get("page"))
+    # The pages' links keep the filter.
+    kept = urlencode({name: value for name, value in form.cleaned_data.items() if value})
+    return render(
+        request,
+        "mail/outbox.html",
+        {
+            "form": form,
+            "page": page,
+            "mails": page.object_list,
+            "kept": kept,
+            "length": OUTBOX_PAGE,
+        },
+    )
 
 
 def outbox_detail(request: HttpRequest, mail_id: int) -> HttpResponse:

@@ -4,13 +4,15 @@ user may see."""
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any, TypeVar, cast
 
+from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
-from django.db.models import Q, QuerySet
+from django.db.models import F, Q, QuerySet
 from django.utils import timezone
 
+from games import describe
 from games.models import Game
 from games.selectors import can_see
 from ratings.core import model
@@ -230,6 +232,37 @@ def ratings_json(
             for line in ladder_ratings(user, now, viewer)
         ],
         "journal": rows,
+    }
+
+
+def waiting_room(ladder: Ladder, now: datetime | None = None) -> dict[str, Any]:
+    """Who waits for a table on the ladder (longest first, as matchmaking serves them),
+    when matchmaking next runs, and whether enough wait for a table of its size."""
+    now = now or timezone.now()
+    # The players matchmaking considers: on the ladder, with room for another game.
+    waiting = list(
+        ladder.players.filter(
+            status=LadderPlayer.Status.ACTIVE,
+            active_games__lt=F("max_games"),
+            waiting_since__isnull=False,
+        )
+        .select_related("user__profile")
+        .order_by("waiting_since", "pk")
+    )
+    for player in waiting:
+        assert player.waiting_since is not None
+        player.waited = describe.duration(now - player.waiting_since)  # type: ignore[attr-defined]
+    smallest = min(ladder.sizes)
+    running = ladder.seasons.filter(ended_at__isnull=True).exists()
+    return {
+        "players": waiting,
+        "smallest": smallest,
+        "missing": max(0, smallest - len(waiting)),
+        "runs": running,
+        "next_run": max(ladder.match_due_at, now),
+        "due": ladder.match_due_at <= now,
+        "max_wait": describe.duration(ladder.max_wait),
+        "every": describe.duration(timedelta(seconds=settings.PERIODIC_JOBS_EVERY)),
     }
 
 

@@ -135,6 +135,7 @@ def _ladder_page(
         "lines": selectors.leaderboard(season),
         "running": running,
         "entry": selectors.entry_of(ladder, request.user),
+        "waiting": selectors.waiting_room(ladder),
         "organiser": organises(request.user, ladder.league),
     }
     return render(request, "ratings/ladder.html", context, status=status)

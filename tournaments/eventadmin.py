@@ -24,13 +24,16 @@ from django.utils.html import format_html, format_html_join
 
 from games.engine import BOARDS
 from games.options import BANK, FIXED
-from tournaments import eventsettings, export, selectors, services
+from tournaments import eventjobs, eventsettings, export, selectors, services
 from tournaments.admin import LeagueScopedAdmin
 from tournaments.errors import TournamentError
-from tournaments.models import Entry, Tournament
+from tournaments.models import Entry, EventJob, Tournament
 
 FIELDSETS = (
-    (None, {"fields": ("league", "name", "description", "is_public", "status", "links")}),
+    (
+        None,
+        {"fields": ("league", "name", "description", "is_public", "status", "links", "jobs")},
+    ),
     (
         "Format",
         {
@@ -141,6 +144,39 @@ def report(
         admin_.message_user(request, f"{what}: {done}", messages.SUCCESS)
 
 
+def queue_job(
+    admin_: admin.ModelAdmin,
+    request: HttpRequest,
+    what: str,
+    event: Tournament,
+    kind: str,
+    round_number: int | None = None,
+) -> None:
+    """Queue an organiser's long action as a job and answer at once: with its outcome
+    if it ran already (no broker: in-process), else where to follow its progress."""
+    try:
+        job = eventjobs.queue(event, request.user, kind, round_number)
+    except TournamentError as refusal:
+        admin_.message_user(request, f"{what}: refused: {refusal}.", messages.ERROR)
+        return
+    if job.state == EventJob.State.DONE:
+        admin_.message_user(request, f"{what}: {job.message}", messages.SUCCESS)
+    elif job.state == EventJob.State.FAILED:
+        admin_.message_user(request, f"{what}: {job.message}", messages.ERROR)
+    else:
+        admin_.message_user(
+            request, f"{what}: {STARTING[kind]} (progress on the event's page)", messages.INFO
+        )
+
+
+STARTING = {
+    EventJob.Kind.START: "starting…",
+    EventJob.Kind.ADD_BOT: "adding a bot…",
+    EventJob.Kind.PAIR_AGAIN: "pairing again…",
+    EventJob.Kind.START_ROUND: "starting the round…",
+}
+
+
 def _csv_response(event: Tournament) -> HttpResponse:
     response = HttpResponse(export.standings_csv(event), content_type="text/csv; charset=utf-8")
     filename = f"{event.league.slug}-{event.slug}-standings.csv"
@@ -172,7 +208,7 @@ class TournamentAdmin(LeagueScopedAdmin):
         return form
 
     def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
-        shown = ["status", "links", "players"]
+        shown = ["status", "links", "jobs", "players"]
         if obj is None:
             return shown
         allowed = eventsettings.changeable(obj)
@@ -232,6 +268,32 @@ class TournamentAdmin(LeagueScopedAdmin):
             reverse("tournaments:tournament", args=[obj.league.slug, obj.slug]),
         )
 
+    @admin.display(description="Jobs")
+    def jobs(self, obj: Tournament) -> str:
+        """The latest long actions on the event and how far each got."""
+        if obj.pk is None:
+            return "—"
+        latest = list(obj.jobs.all()[:JOBS_SHOWN])
+        if not latest:
+            return "None yet."
+        return format_html(
+            "<ul>{}</ul>",
+            format_html_join(
+                "",
+                "<li>{}: <strong>{}</strong>{}{}</li>",
+                (
+                    (
+                        job.get_kind_display()
+                        + (f" (round {job.round_number})" if job.round_number else ""),
+                        job.get_state_display(),
+                        f" — {job.message}" if job.message else "",
+                        _job_times(job),
+                    )
+                    for job in latest
+                ),
+            ),
+        )
+
     @admin.display(description="Players")
     def players(self, obj: Tournament) -> str:
         if obj.pk is None:
@@ -288,11 +350,8 @@ class TournamentAdmin(LeagueScopedAdmin):
 
     @admin.action(description="Start the selected events now (round 1 is paired)")
     def start(self, request: HttpRequest, queryset: QuerySet[Tournament]) -> None:
-        def act(event: Tournament) -> str:
-            services.start_event(event, request.user)
-            return "started: round 1 is paired."
-
-        self._each(request, queryset, act)
+        for event in queryset.select_related("league"):
+            queue_job(self, request, event.name, event, EventJob.Kind.START)
 
     @admin.action(description="Pause the selected events (and their running games)")
     def pause(self, request: HttpRequest, queryset: QuerySet[Tournament]) -> None:
@@ -310,10 +369,8 @@ class TournamentAdmin(LeagueScopedAdmin):
 
     @admin.action(description="Add a greedy bot to each selected event (tests, casual events)")
     def add_bot(self, request: HttpRequest, queryset: QuerySet[Tournament]) -> None:
-        def act(event: Tournament) -> str:
-            return f"{services.add_bot(event, request.user).name} joined."
-
-        self._each(request, queryset, act)
+        for event in queryset.select_related("league"):
+            queue_job(self, request, event.name, event, EventJob.Kind.ADD_BOT)
 
     @admin.action(description="Export the standings of the selected event (CSV)")
     def export_standings(
@@ -323,6 +380,20 @@ class TournamentAdmin(LeagueScopedAdmin):
             self.message_user(request, "Select one event to export.", messages.ERROR)
             return None
         return _csv_response(queryset.select_related("league").get())
+
+
+JOBS_SHOWN = 5
+
+
+def _job_times(job: EventJob) -> str:
+    times = f" (queued {job.created_at:%Y-%m-%d %H:%M:%S}"
+    if job.started_at:
+        times += f", started {job.started_at:%H:%M:%S}"
+    if job.finished_at:
+        times += f", ended {job.finished_at:%H:%M:%S}"
+    if job.took is not None:
+        times += f", took {job.took:.1f} s"
+    return times + ")"
 
 
 def _games(count: int) -> str:

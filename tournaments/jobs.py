@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from django.db import transaction
 from django.utils import timezone
 
-from tournaments import notify, rounds
+from tournaments import eventjobs, notify, rounds
 from tournaments.errors import TournamentError
 from tournaments.models import Entry, Round, Tournament
+
+# An organiser's job still queued this long after it was made lost its task.
+STALE_JOB = timedelta(minutes=2)
 
 
 def sweep(now: datetime | None = None) -> int:
@@ -17,6 +20,8 @@ def sweep(now: datetime | None = None) -> int:
     advance the events whose last round has ended. Returns how many steps it took."""
     now = now or timezone.now()
     done = 0
+    eventjobs.requeue_stale(now, STALE_JOB)
+    eventjobs.give_up_lost(now)
     done += _tell_check_in(now)
     due = Tournament.objects.filter(status=Tournament.Status.REGISTRATION, starts_at__lte=now)
     for event_id in due.values_list("pk", flat=True):

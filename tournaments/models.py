@@ -323,3 +323,53 @@ class Bye(models.Model):
 
     def __str__(self) -> str:
         return f"{self.round}: a bye for {self.entry}"
+
+
+class EventJob(models.Model):
+    """An organiser's long action on an event (start it, add a bot, pair a round again,
+    start a paired round), run by a worker; its state and message are the progress the
+    event's pages show."""
+
+    class Kind(models.TextChoices):
+        START = "start", "Start the event"
+        ADD_BOT = "add_bot", "Add a bot"
+        PAIR_AGAIN = "pair_again", "Pair a round again"
+        START_ROUND = "start_round", "Start a paired round"
+
+    class State(models.TextChoices):
+        QUEUED = "queued", "Queued"
+        RUNNING = "running", "Running"
+        DONE = "done", "Done"
+        FAILED = "failed", "Failed"
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="jobs")
+    kind = models.CharField(max_length=12, choices=Kind)
+    round_number = models.PositiveSmallIntegerField(null=True, blank=True)
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    state = models.CharField(max_length=10, choices=State, default=State.QUEUED, db_index=True)
+    message = models.TextField(blank=True)
+    created_at = models.DateTimeField(default=timezone.now)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+
+    def __str__(self) -> str:
+        what = self.get_kind_display()
+        if self.round_number:
+            what = f"{what} ({self.round_number})"
+        return f"{self.tournament}: {what}"
+
+    @property
+    def pending(self) -> bool:
+        return self.state in (self.State.QUEUED, self.State.RUNNING)
+
+    @property
+    def took(self) -> float | None:
+        """Seconds from the worker taking the job to its end."""
+        if self.started_at is None or self.finished_at is None:
+            return None
+        return (self.finished_at - self.started_at).total_seconds()

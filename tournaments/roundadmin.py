@@ -4,7 +4,6 @@ the organiser's leagues like every page of the app."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 from django import forms
@@ -16,10 +15,10 @@ from django.template.response import TemplateResponse
 from django.urls import URLPattern, path, reverse
 from django.utils.html import format_html
 
-from tournaments import rounds, services
+from tournaments import services
 from tournaments.errors import TournamentError
-from tournaments.eventadmin import ReadOnlyScopedAdmin, report, tournament_filter
-from tournaments.models import Round, Table
+from tournaments.eventadmin import ReadOnlyScopedAdmin, queue_job, tournament_filter
+from tournaments.models import EventJob, Round, Table
 
 
 @admin.register(Round)
@@ -42,25 +41,15 @@ class RoundAdmin(ReadOnlyScopedAdmin):
 
     @admin.action(description="Pair the selected rounds again (before their games start)")
     def pair_again(self, request: HttpRequest, queryset: QuerySet[Round]) -> None:
-        def act(made: Round) -> str:
-            again = rounds.repair_round(made.tournament, request.user, made.number)
-            return f"paired again (draw {again.costs['attempt']})."
-
-        self._each(request, queryset, act)
+        self._each(request, queryset, EventJob.Kind.PAIR_AGAIN)
 
     @admin.action(description="Start the selected paired rounds (their games are made)")
     def start_rounds(self, request: HttpRequest, queryset: QuerySet[Round]) -> None:
-        def act(made: Round) -> str:
-            started = rounds.start_round(made.tournament, request.user, made.number)
-            return f"started, {started.tables.count()} tables."
+        self._each(request, queryset, EventJob.Kind.START_ROUND)
 
-        self._each(request, queryset, act)
-
-    def _each(
-        self, request: HttpRequest, queryset: QuerySet[Round], act: Callable[[Round], str]
-    ) -> None:
+    def _each(self, request: HttpRequest, queryset: QuerySet[Round], kind: str) -> None:
         for made in queryset.select_related("tournament__league").order_by("tournament", "number"):
-            report(self, request, str(made), lambda m=made: act(m))
+            queue_job(self, request, str(made), made.tournament, kind, made.number)
 
 
 class CorrectResultForm(forms.Form):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from celery import shared_task
 
-from tournaments import jobs, rounds
+from tournaments import eventjobs, jobs, rounds
 
 
 @shared_task(ignore_result=True, acks_late=True)
@@ -18,3 +18,10 @@ def sweep_tournaments() -> int:
     """Periodic (Celery beat): start events that are due, end rounds past their deadline,
     and advance events whose round ended while no task could be handed over."""
     return jobs.sweep()
+
+
+@shared_task(ignore_result=True, acks_late=True)
+def run_job(job_id: int) -> None:
+    """An organiser's long action on an event (``eventjobs``); a second delivery finds
+    the job claimed and does nothing."""
+    eventjobs.run(job_id)

@@ -13,7 +13,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
-from tournaments import report, selectors, services
+from tournaments import nextstep, report, selectors, services
 from tournaments.errors import TournamentError
 from tournaments.models import Entry, League, Membership, Tournament
 
@@ -179,8 +179,12 @@ def tournament(request: HttpRequest, league_slug: str, slug: str) -> HttpRespons
         "entry": mine,
         "my_table": mine_now,
         "swiss_rounds_planned": report.planned_swiss_rounds(event),
+        "my_round": nextstep.current_round(event, whole, mine.pk) if mine is not None else None,
         "organiser": selectors.organises(request.user, event.league),
     }
+    if context["organiser"]:
+        context["jobs"] = list(event.jobs.all()[:5])
+        context["jobs_pending"] = any(job.pending for job in context["jobs"])
     return render(request, "tournaments/tournament.html", context)
 
 

@@ -116,6 +116,74 @@ def test_the_outbox_does_not_exist_for_players_in_production(
     assert "Confirm your address" not in response.content.decode()
 
 
+def _queue(to: str, subject: str, thread: str = "") -> OutgoingMail:
+    mail = queue_mail(to, subject, "text", "", kind="decision", thread=thread)
+    assert mail is not None
+    return mail
+
+
+def test_the_outbox_shows_older_mails_a_page_at_a_time(
+    client: Client, olga: AbstractBaseUser, outbox: list
+) -> None:
+    for number in range(1, 121):
+        _queue("alice@example.com", f"Mail number {number}.")
+    client.force_login(olga)
+
+    first = client.get("/mail/outbox/").content.decode()
+    third = client.get("/mail/outbox/?page=3").content.decode()
+
+    assert "Mail number 120." in first and "Mail number 71." in first
+    assert "Mail number 70." not in first
+    assert 'href="?page=2" rel="next">Older</a>' in first
+    assert "Mail number 1." in third and "Mail number 21." not in third
+    assert "Page 3 of 3" in third
+
+
+def test_the_outbox_lists_only_the_mails_to_an_address(
+    client: Client, olga: AbstractBaseUser, outbox: list
+) -> None:
+    _queue("alice@example.com", "For Alice")
+    _queue("bob@example.com", "For Bob")
+    client.force_login(olga)
+
+    page = client.get("/mail/outbox/?to=BOB@").content.decode()
+
+    assert "For Bob" in page and "For Alice" not in page
+    assert "1 mail matches the filter" in page
+
+
+def test_the_outbox_lists_only_a_games_mails_and_its_pages_keep_the_filter(
+    client: Client, olga: AbstractBaseUser, outbox: list
+) -> None:
+    for number in range(1, 56):
+        _queue("alice@example.com", f"Game 7, turn {number}.", thread="game-7")
+    _queue("alice@example.com", "Game 17 starts", thread="game-17")
+    _queue("alice@example.com", "The tournament starts", thread="tournament-7")
+    client.force_login(olga)
+
+    page = client.get("/mail/outbox/?game=7").content.decode()
+
+    assert "Game 7, turn 55." in page
+    assert "Game 17 starts" not in page and "The tournament starts" not in page
+    assert "55 mails match the filter" in page
+    assert 'href="?game=7&amp;page=2" rel="next">' in page
+    assert 'href="?game=7" title="Only this game\'s mails">game-7</a>' in page
+    assert "Game 7, turn 1." in client.get("/mail/outbox/?game=7&page=2").content.decode()
+
+
+@pytest.mark.parametrize("query", ["game=seven", "game=-1", "to=" + "a" * 400])
+def test_a_malformed_outbox_filter_is_refused_plainly(
+    client: Client, olga: AbstractBaseUser, mail: OutgoingMail, query: str
+) -> None:
+    client.force_login(olga)
+
+    response = client.get(f"/mail/outbox/?{query}")
+
+    assert response.status_code == 400
+    page = response.content.decode()
+    assert "not one the outbox understands" in page and "Confirm your address" not in page
+
+
 def test_a_mail_shows_its_text_with_clickable_links_and_its_html_sandboxed(
     client: Client, olga: AbstractBaseUser, mail: OutgoingMail, outbox_pages: None
 ) -> None:

@@ -198,3 +198,68 @@ def test_a_players_page_shows_a_private_games_points_and_lines_only_to_who_may_s
     client.force_login(staff)  # who organises every game sees it too (games' rule)
     html = client.get("/players/alice/").content.decode()
     assert html.count('class="dot reactive') == 2 and "Secret" in html
+
+
+def test_after_joining_the_ladder_page_shows_who_waits_and_when_the_next_table_forms(
+    client: Client, league: League, anna: Any, alice: Any, bob: Any, carol: Any, dave: Any
+) -> None:
+    from datetime import timedelta
+    from zoneinfo import ZoneInfo
+
+    from django.utils import timezone
+
+    from accounts.services import profile_for
+
+    four = ladders.create_ladder(league, anna, "Foursomes", player_count="4")
+    ladders.join(four, bob)
+    run = timezone.now() + timedelta(minutes=30)
+    Ladder.objects.filter(pk=four.pk).update(match_due_at=run)
+    profile = profile_for(alice)
+    profile.time_zone = "Asia/Tokyo"
+    profile.save()
+    client.force_login(alice)
+
+    page = client.post(f"/ladders/{four.pk}/join/", {"max_games": "1"}, follow=True)
+
+    html = page.content.decode()
+    waiting = html.split('id="waiting-heading"', 1)[1].split("</section>", 1)[0]
+    assert "2 players with room for another game" in waiting
+    assert 'href="/players/bob/">' in waiting and 'href="/players/alice/">' in waiting
+    assert waiting.index("/players/bob/") < waiting.index("/players/alice/")  # longest first
+    assert "(you), waiting less than a minute" in waiting
+    assert "A table needs 4 players: 2 more must join" in waiting
+    tokyo = timezone.localtime(run, timezone=ZoneInfo("Asia/Tokyo"))
+    assert f"Matchmaking runs next at {tokyo:%-d %b %Y %H:%M} JST (Asia/Tokyo)" in waiting
+    assert "carol" not in waiting
+
+    ladders.join(four, carol)
+    ladders.join(four, dave)
+    waiting = client.get(f"/ladders/{four.pk}/").content.decode().split('id="waiting-heading"')[1]
+    assert "Enough players wait for a table of 4: it forms at the next matchmaking run" in waiting
+
+
+def test_a_player_with_all_the_games_they_asked_for_is_not_listed_as_waiting(
+    client: Client, ladder: Ladder, alice: Any, bob: Any
+) -> None:
+    ladders.join(ladder, alice)
+    ladders.join(ladder, bob)
+    matchmaking.match(ladder.pk)
+
+    html = client.get(f"/ladders/{ladder.pk}/").content.decode()
+
+    waiting = html.split('id="waiting-heading"', 1)[1].split("</section>", 1)[0]
+    assert "No one is waiting for a table right now." in waiting
+    assert "/players/alice/" not in waiting
+
+
+def test_a_private_ladders_waiting_players_are_not_shown_to_outsiders(
+    client: Client, league: League, anna: Any, alice: Any, bob: Any
+) -> None:
+    hidden = ladders.create_ladder(league, anna, "Backroom", player_count="2", is_public=False)
+    ladders.join(hidden, alice)
+    client.force_login(bob)
+
+    response = client.get(f"/ladders/{hidden.pk}/")
+
+    assert response.status_code == 404
+    assert "/players/alice/" not in response.content.decode()

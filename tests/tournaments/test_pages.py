@@ -235,3 +235,106 @@ def test_the_index_lists_events_open_running_and_finished_but_not_private_ones(
     assert "Running" in text
     assert reverse("tournaments:tournament", args=[league_a.slug, running.slug]) in text
     assert reverse("tournaments:tournament", args=[league_a.slug, hidden.slug]) not in text
+
+
+# --- what happens next, for a player ----------------------------------------------------
+
+
+def _six_humans(league: League, organiser: Any, django_user_model: Any, **settings: Any) -> Any:
+    """A Swiss event of alice and five others, tables of three, round 1 started."""
+    from tests.personas import make_user
+
+    event = services.create_tournament(league, organiser, "Evening", table_size=3, **settings)
+    services.open_registration(event, organiser)
+    alice = make_user(django_user_model, "alice")
+    services.register(event, alice)
+    for n in range(5):
+        services.register(event, make_user(django_user_model, f"p{n}"))
+    rounds.start(event.pk)
+    event.refresh_from_db()
+    return event, alice
+
+
+def _end_table_of(user: Any) -> None:
+    from games import services as games
+
+    seat = TableSeat.objects.get(entry__user=user, table__round__number=1)
+    names = [s.player_name for s in seat.table.game.seats.order_by("number")]
+    games.adjudicate(seat.table.game_id, [[name] for name in names], "a test")
+
+
+def test_a_player_whose_table_is_over_is_told_how_the_round_ends_and_what_follows(
+    league_a: League, anna: Any, django_user_model: Any
+) -> None:
+    from zoneinfo import ZoneInfo
+
+    from django.utils import timezone
+
+    from accounts.services import profile_for
+
+    event, alice = _six_humans(league_a, anna, django_user_model, swiss_rounds=3)
+    _end_table_of(alice)
+    profile = profile_for(alice)
+    profile.time_zone = "America/New_York"
+    profile.save()
+    client = Client()
+    client.force_login(alice)
+
+    text = page(client, event)
+
+    place = text.split('id="entry-heading"', 1)[1].split("</section>", 1)[0]
+    assert "You are registered" not in place and "You are checked in" not in place
+    assert "Round 1 of 3:\nyour table is over: you finished in place" in place
+    deadline = timezone.localtime(event.rounds.get().deadline, ZoneInfo("America/New_York"))
+    assert (
+        "the round ends when the other table finishes, or at its deadline, "
+        f'<time datetime="{deadline.isoformat()}">'
+        f"{deadline:%-d %b %Y %H:%M} {deadline.tzname()} (America/New_York)</time>"
+    ) in place
+    assert "Then round 2 is paired from the standings and starts at once" in place
+
+
+def test_the_next_round_waits_for_the_organisers_review_when_the_event_says_so(
+    league_a: League, anna: Any, django_user_model: Any
+) -> None:
+    event, alice = _six_humans(league_a, anna, django_user_model, swiss_rounds=3)
+    Tournament.objects.filter(pk=event.pk).update(review_pairings=True)
+    _end_table_of(alice)
+    client = Client()
+    client.force_login(alice)
+
+    text = page(client, event)
+
+    assert "and waits for an organiser to review the pairing and start it" in text
+    assert "starts at once" not in text
+
+
+def test_after_the_last_round_the_player_is_told_the_event_ends(
+    league_a: League, anna: Any, django_user_model: Any
+) -> None:
+    event, alice = _six_humans(league_a, anna, django_user_model, swiss_rounds=1)
+    _end_table_of(alice)
+    client = Client()
+    client.force_login(alice)
+
+    text = page(client, event)
+
+    assert "Then the event ends and its final standings are published." in text
+    assert "round 2" not in text
+
+
+def test_a_player_still_playing_sees_the_current_round_instead_of_checked_in(
+    league_a: League, anna: Any, django_user_model: Any
+) -> None:
+    event, alice = _six_humans(league_a, anna, django_user_model, swiss_rounds=3)
+    client = Client()
+    client.force_login(alice)
+
+    text = page(client, event)
+
+    place = text.split('id="entry-heading"', 1)[1].split("</section>", 1)[0]
+    game = TableSeat.objects.get(entry__user=alice).table.game_id
+    assert "Round 1 of 3:\nyour game at table" in place
+    assert f'(<a href="/games/{game}/">open your game</a>)' in place
+    assert "You are registered" not in place and "You are checked in" not in place
+    assert "What happens next" not in place
