@@ -123,7 +123,7 @@ def _queue(to: str, subject: str, thread: str = "") -> OutgoingMail:
 
 
 def test_the_outbox_shows_older_mails_a_page_at_a_time(
-    client: Client, olga: AbstractBaseUser, outbox: list
+    client: Client, olga: AbstractBaseUser, outbox: list, outbox_pages: None
 ) -> None:
     for number in range(1, 121):
         _queue("alice@example.com", f"Mail number {number}.")
@@ -140,7 +140,7 @@ def test_the_outbox_shows_older_mails_a_page_at_a_time(
 
 
 def test_the_outbox_lists_only_the_mails_to_an_address(
-    client: Client, olga: AbstractBaseUser, outbox: list
+    client: Client, olga: AbstractBaseUser, outbox: list, outbox_pages: None
 ) -> None:
     _queue("alice@example.com", "For Alice")
     _queue("bob@example.com", "For Bob")
@@ -153,7 +153,7 @@ def test_the_outbox_lists_only_the_mails_to_an_address(
 
 
 def test_the_outbox_lists_only_a_games_mails_and_its_pages_keep_the_filter(
-    client: Client, olga: AbstractBaseUser, outbox: list
+    client: Client, olga: AbstractBaseUser, outbox: list, outbox_pages: None
 ) -> None:
     for number in range(1, 56):
         _queue("alice@example.com", f"Game 7, turn {number}.", thread="game-7")
@@ -173,7 +173,7 @@ def test_the_outbox_lists_only_a_games_mails_and_its_pages_keep_the_filter(
 
 @pytest.mark.parametrize("query", ["game=seven", "game=-1", "to=" + "a" * 400])
 def test_a_malformed_outbox_filter_is_refused_plainly(
-    client: Client, olga: AbstractBaseUser, mail: OutgoingMail, query: str
+    client: Client, olga: AbstractBaseUser, mail: OutgoingMail, query: str, outbox_pages: None
 ) -> None:
     client.force_login(olga)
 
