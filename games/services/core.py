@@ -205,8 +205,9 @@ def _log(
     actor: AbstractBaseUser | None,
 ) -> Move:
     # The unique (game, number) constraint backs up the row lock: were the lock ever
-    # bypassed, the second insert fails and its whole transaction rolls back.
-    move = Move.objects.create(
+    # bypassed, the second insert fails and its whole transaction rolls back. Written
+    # by the rows helper: every decision writes one, and nothing listens for its save.
+    move = Move(
         game=game,
         number=game.turn_number + 1,
         seat=seat,
@@ -218,6 +219,7 @@ def _log(
         actor=actor,
         created_at=current_time(),
     )
+    rows.insert(move)
     game.turn_number = move.number
     return move
 
