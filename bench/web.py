@@ -11,8 +11,10 @@ the right player's session. A POST counts as an accepted move once the stored tu
 number has moved past its form's turn (for each game's last POST, checked right after
 the timed run). Before each run the tables it churns are vacuumed. Prints accepted
 moves per second, the p50/p95 latency of the POSTs, and the CPU used per move by
-gunicorn, PostgreSQL and this load generator. Only loopback addresses are used, and
-every loop is bounded in time.
+its gunicorn, its database's PostgreSQL processes and this load generator; then the
+SQL statements, Redis commands, Python calls and CPU of a move made in this process
+through the WSGI application (``--counted-moves``), which the machine's load does not
+change. Only loopback addresses are used, and every loop is bounded in time.
 """
 
 from __future__ import annotations
