@@ -11,13 +11,16 @@ the right player's session. A POST counts as an accepted move once the stored tu
 number has moved past its form's turn (for each game's last POST, checked right after
 the timed run). Before each run the tables it churns are vacuumed. Prints accepted
 moves per second, the p50/p95 latency of the POSTs, and the CPU used per move by
-gunicorn, PostgreSQL and this load generator. Only loopback addresses are used, and
-every loop is bounded in time.
+its gunicorn, its database's PostgreSQL processes and this load generator; then the
+SQL statements, Redis commands, Python calls and CPU of a move made in this process
+through the WSGI application (``--counted-moves``), which the machine's load does not
+change. Only loopback addresses are used, and every loop is bounded in time.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import http.client
 import os
 import random
@@ -217,11 +220,55 @@ def cpu_of(pids: list[int]) -> dict[int, float]:
     return times
 
 
-def cpu_since(name: str, before: dict[int, float]) -> float:
-    """CPU seconds the processes called ``name`` used since ``before`` was read
-    (``cpu_of``); a process started since counts whole."""
-    now = cpu_of(processes(name))
+def cpu_since(pids: list[int], before: dict[int, float]) -> float:
+    """CPU seconds the processes ``pids`` used since ``before`` was read (``cpu_of``); a
+    process started since counts whole."""
+    now = cpu_of(pids)
     return sum(seconds - before.get(pid, 0.0) for pid, seconds in now.items())
+
+
+def process_tree(root: int) -> list[int]:
+    """``root`` and every process below it: gunicorn's master and its workers, and no
+    other gunicorn that runs on the same machine."""
+    children: dict[int, list[int]] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                parent = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+            except (OSError, IndexError, ValueError):
+                continue
+            children.setdefault(parent, []).append(int(entry.name))
+    found, todo = [], [root]
+    while todo:
+        pid = todo.pop()
+        found.append(pid)
+        todo.extend(children.get(pid, []))
+    return found
+
+
+def database_processes(url: str) -> list[int]:
+    """The PostgreSQL processes that work for the database of ``url``: the backends
+    serving it (their process title names it) and the server's shared background
+    processes (WAL writer, checkpointer, background writer), not the backends of other
+    databases on the same server."""
+    name = url.rsplit("/", 1)[1]
+    pids = []
+    for pid in processes("postgres"):
+        try:
+            title = Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").split()
+        except OSError:
+            continue
+        # "postgres: [cluster:] user database client state", or "postgres: [cluster:] walwriter"
+        words = [w.decode(errors="replace") for w in title[1:]]
+        if words and words[0].endswith(":"):
+            words = words[1:]
+        if title[:1] != [b"postgres:"]:
+            continue  # the postmaster itself
+        if words[:1] in (["walwriter"], ["checkpointer"], ["background"]):
+            pids.append(pid)
+        elif len(words) >= 2 and words[1] == name:
+            pids.append(pid)
+    return pids
 
 
 def processes(name: str) -> list[int]:
@@ -241,8 +288,16 @@ def percentile(values: list[float], fraction: float) -> float:
     return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
 
 
-def measure(port: int, games: list[dict[str, Any]], clients: int, seconds: float) -> str:
-    before = (cpu_of(processes("gunicorn")), cpu_of(processes("postgres")), time.process_time())
+def measure(
+    port: int, server_pid: int, games: list[dict[str, Any]], clients: int, seconds: float
+) -> str:
+    # This run's own processes only: on a shared machine other gunicorns and other
+    # databases' backends would otherwise count as this server's work.
+    before = (
+        cpu_of(process_tree(server_pid)),
+        cpu_of(database_processes(DATABASE_URL)),
+        time.process_time(),
+    )
     until = time.monotonic() + seconds
     share = [games[i::clients] for i in range(clients)]
     threads = [Client(port, share[i], until, seed=i) for i in range(clients)]
@@ -256,8 +311,8 @@ def measure(port: int, games: list[dict[str, Any]], clients: int, seconds: float
     accepted = sum(t.accepted for t in threads)
     refused = sum(t.refused for t in threads)
     server, database, client = (
-        cpu_since("gunicorn", before[0]),
-        cpu_since("postgres", before[1]),
+        cpu_since(process_tree(server_pid), before[0]),
+        cpu_since(database_processes(DATABASE_URL), before[1]),
         time.process_time() - before[2],
     )
     per_move = 1000 / max(accepted, 1)
@@ -268,6 +323,116 @@ def measure(port: int, games: list[dict[str, Any]], clients: int, seconds: float
         f"{percentile(latencies, 0.95) * 1000:.1f} ms; {refused} refused\n"
         f"  CPU per accepted move: server {server * per_move:.1f} ms, PostgreSQL "
         f"{database * per_move:.1f} ms, this load generator {client * per_move:.1f} ms"
+    )
+
+
+def counted_moves(games: list[dict[str, Any]], moves: int) -> str:
+    """Figures of a move that do not depend on the machine's load, so that commits can
+    be compared on a shared machine: ``moves`` accepted moves made in this process
+    through the site's WSGI application (every middleware, the session from Redis, the
+    view, the service), counting the SQL statements the site sends, its Redis commands
+    and its Python function calls (cProfile, in a second pass), and the CPU time of a
+    move (``process_time``, without the profiler). The statements do not include the
+    connection's health check (``SELECT 1`` sent by psycopg, once per request)."""
+    import cProfile
+    import io
+    import json
+
+    import redis
+    from django.db import connection
+
+    from games.engine import legal_actions, load_position
+    from ww5site.wsgi import application
+
+    rng = random.Random(0)
+    # A few games, each visited in turn: after the first pass every session is in the
+    # cache, as in a long run (a session read from the database is an extra statement).
+    playing = list(games[: max(moves // 4, 2)])
+    turn_of = iter(range(10**9))
+    counts = {"sql": 0, "redis": 0}
+
+    def count_sql(execute: Any, sql: str, params: Any, many: bool, context: Any) -> Any:
+        counts["sql"] += 1
+        return execute(sql, params, many, context)
+
+    def one_move(hook: Any) -> float | None:
+        """One move; the CPU seconds of its request, or None if the game has ended."""
+        game = playing[next(turn_of) % len(playing)]
+        with connection.cursor() as cursor:  # the load generator's read, not counted
+            cursor.execute(
+                "SELECT g.position, g.turn_number, g.status, s.user_id FROM games_game g "
+                "LEFT JOIN games_seat s ON s.id = g.to_move_id WHERE g.id = %s",
+                [game["id"]],
+            )
+            position, turn, status, user_id = cursor.fetchone()
+        if status not in ("setup", "play"):
+            playing.remove(game)
+            return None
+        if isinstance(position, str):
+            position = json.loads(position)
+        action = rng.choice(legal_actions(load_position(position)))
+        body = urlencode({"action": action, "turn": turn, "confirm_elimination": "on"}).encode()
+        environ = {
+            "REQUEST_METHOD": "POST",
+            "PATH_INFO": f"/games/{game['id']}/move/",
+            "SCRIPT_NAME": "",
+            "QUERY_STRING": "",
+            "CONTENT_TYPE": "application/x-www-form-urlencoded",
+            "CONTENT_LENGTH": str(len(body)),
+            "HTTP_COOKIE": f"sessionid={game['sessions'][user_id]}; csrftoken={CSRF}",
+            "HTTP_X_CSRFTOKEN": CSRF,
+            "HTTP_HOST": "127.0.0.1",
+            "SERVER_NAME": "127.0.0.1",
+            "SERVER_PORT": "80",
+            "SERVER_PROTOCOL": "HTTP/1.1",
+            "REMOTE_ADDR": "127.0.0.1",
+            "wsgi.url_scheme": "http",
+            "wsgi.input": io.BytesIO(body),
+            "wsgi.errors": sys.stderr,
+        }
+        status_line = []
+        start = time.process_time()
+        with hook():  # the request alone
+            b"".join(application(environ, lambda line, headers, *_: status_line.append(line)))
+        cpu = time.process_time() - start
+        if not status_line[0].startswith("302"):
+            raise RuntimeError(f"HTTP {status_line[0]} for {action!r}")
+        return cpu
+
+    def run(hook: Any = None, count: int = moves) -> tuple[int, float]:
+        done, cpu = 0, 0.0
+        while done < count and playing:
+            used = one_move(hook or contextlib.nullcontext)
+            if used is not None:
+                done += 1
+                cpu += used
+        return done, cpu
+
+    # Twice round first: the process's first requests import and compile, and both
+    # players' sessions of each game are read into the cache.
+    run(count=2 * len(playing))
+    real_command = redis.Redis.execute_command
+
+    def count_redis(self: Any, *args: Any, **options: Any) -> Any:
+        counts["redis"] += 1
+        return real_command(self, *args, **options)
+
+    redis.Redis.execute_command = count_redis  # type: ignore[method-assign]
+    try:
+        counted, _ = run(lambda: connection.execute_wrapper(count_sql))
+    finally:
+        redis.Redis.execute_command = real_command  # type: ignore[method-assign]
+    profile = cProfile.Profile()
+    profiled, _ = run(lambda: profile)
+    timed, cpu = run()
+    calls = profile.getstats()
+    total_calls = sum(entry.callcount for entry in calls)
+    return (
+        f"per accepted move, in this process ({counted} moves through the WSGI application): "
+        f"{counts['sql'] / max(counted, 1):.2f} SQL statements, "
+        f"{counts['redis'] / max(counted, 1):.2f} Redis commands, "
+        f"{total_calls / max(profiled, 1):,.0f} Python function calls, "
+        f"CPU {cpu * 1000 / max(timed, 1):.1f} ms"
     )
 
 
@@ -293,6 +458,12 @@ def main() -> None:
     parser.add_argument("--threads", type=int, default=1, help="gunicorn threads per worker")
     parser.add_argument("--games", type=int, default=400)
     parser.add_argument("--port", type=int, default=8765)
+    parser.add_argument(
+        "--counted-moves",
+        type=int,
+        default=200,
+        help="moves made in this process after the runs, counting queries and calls (0: none)",
+    )
     args = parser.parse_args()
 
     create_database(DATABASE_URL)
@@ -328,7 +499,9 @@ def main() -> None:
         )
         for clients in args.clients:
             games = prepare(args.games)
-            print(measure(args.port, games, clients, args.seconds), flush=True)
+            print(measure(args.port, server.pid, games, clients, args.seconds), flush=True)
+        if args.counted_moves:
+            print(counted_moves(prepare(args.games), args.counted_moves), flush=True)
     finally:
         server.terminate()
         server.wait(10)

@@ -7,3 +7,23 @@ from django.core.wsgi import get_wsgi_application
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "ww5site.settings")
 
 application = get_wsgi_application()
+
+
+def _warm_up() -> None:
+    """Do once, as the process starts, what its first request would do otherwise: import
+    every page's module (the URLconf), build the table that turns names into
+    addresses, and import the cache's Redis client. The first move a gunicorn worker
+    served took 0.2 s of CPU against 6 ms for the next ones. No network is touched: a
+    database or cache that is down does not stop the start."""
+    from django.conf import settings
+    from django.urls import get_resolver
+
+    resolver = get_resolver()
+    for name in resolver.namespace_dict:  # each app's names, as reverse() reads them
+        resolver.namespace_dict[name][1].reverse_dict  # noqa: B018
+    resolver.reverse_dict  # noqa: B018
+    if settings.CACHES["default"]["BACKEND"].endswith("RedisCache"):
+        import redis  # noqa: F401
+
+
+_warm_up()

@@ -151,15 +151,25 @@ def lock_game(game_id: int) -> Game:
     # Every change to a game locks its row first, so two requests for one game (two
     # players racing, a double submit, a join and a start) run one after the other.
     # In SQL: it starts every decision, and the ORM's query for a model this wide
-    # costs more to build than to run.
+    # costs more to build than to run (a raw query still matches its columns to the
+    # fields by name for every row: ``rows`` knows them).
     if not connection.in_atomic_block:
         raise TransactionManagementError("a game is locked only inside a transaction")
-    table = connection.ops.quote_name(Game._meta.db_table)
     lock = " FOR UPDATE" if connection.features.has_select_for_update else ""
-    found = list(Game.objects.raw(f"SELECT * FROM {table} WHERE id = %s{lock}", [game_id]))
-    if not found:
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT {_GAME.sql} FROM {_GAME.table} WHERE {_GAME.column()} = %s{lock}",
+            [game_id],
+        )
+        row = cursor.fetchone()
+    if row is None:
         raise GameError("there is no such game")
-    return found[0]
+    game = _GAME.load(row)
+    assert game is not None
+    return game
+
+
+_GAME = rows.Columns(Game, "")
 
 
 def _check_organiser(game: Game, by: AbstractBaseUser) -> None:
@@ -195,8 +205,9 @@ def _log(
     actor: AbstractBaseUser | None,
 ) -> Move:
     # The unique (game, number) constraint backs up the row lock: were the lock ever
-    # bypassed, the second insert fails and its whole transaction rolls back.
-    move = Move.objects.create(
+    # bypassed, the second insert fails and its whole transaction rolls back. Written
+    # by the rows helper: every decision writes one, and nothing listens for its save.
+    move = Move(
         game=game,
         number=game.turn_number + 1,
         seat=seat,
@@ -208,6 +219,7 @@ def _log(
         actor=actor,
         created_at=current_time(),
     )
+    rows.insert(move)
     game.turn_number = move.number
     return move
 

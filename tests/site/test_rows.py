@@ -15,8 +15,9 @@ from django.utils import timezone
 from accounts.backends import ProfileModelBackend
 from accounts.models import Profile
 from games import services
-from games.models import Game, Seat
+from games.models import Game, Move, Seat
 from tests.games import factories
+from ww5site import rows
 
 pytestmark = pytest.mark.django_db
 
@@ -85,3 +86,37 @@ def test_an_inactive_player_is_not_signed_in(alice: AbstractBaseUser) -> None:
 
     assert ProfileModelBackend().get_user(alice.pk) is None
     assert ProfileModelBackend().get_user(str(alice.pk)) is None
+
+
+def test_a_move_is_written_as_the_orm_writes_it(
+    alice: AbstractBaseUser, bob: AbstractBaseUser
+) -> None:
+    game = services.create_game(alice, home="north-america")
+    services.join_game(game.pk, bob, home="europe")
+    game = Game.objects.get(pk=game.pk)
+    seat = services.seats_of(game)[0]
+    made = {
+        "game": game,
+        "seat": seat,
+        "action": "pass",
+        "dice": [3, 6],
+        "events": [{"kind": "naïve", "at": [1, 2]}],
+        "source": Move.Source.WEB,
+        "player_id": alice.pk,
+        "actor": alice,
+        "created_at": timezone.now(),
+    }
+    by_hand = Move(number=101, **made)
+    by_orm = Move(number=102, **made)
+
+    with CaptureQueriesContext(connection) as queries:
+        rows.insert(by_hand)
+    by_orm.save()
+    assert len(queries) == 1
+    assert by_hand.pk is not None and not by_hand._state.adding
+    assert by_hand._state.db == "default"
+    written = Move.objects.get(pk=by_hand.pk)
+    assert fields_of(written) == fields_of(by_hand)
+    assert fields_of(written) | {"id": 0, "number": 0} == fields_of(
+        Move.objects.get(pk=by_orm.pk)
+    ) | {"id": 0, "number": 0}
