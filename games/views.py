@@ -467,7 +467,10 @@ def _resign_place(game: Game, state: State, seat: Seat) -> str:
     after, events = engine.forfeit(state, seat.player_name)
     history = [(move.action, move.events) for move in game.moves.order_by("number")]
     history.append((f"forfeit {seat.player_name}", events))
-    ranks = engine.competition_ranks(engine.finishing_order(after, history))
+    try:
+        ranks = engine.competition_ranks(engine.finishing_order(after, history))
+    except ValueError:  # a position out of step with its log: rebuild_positions reports it
+        return ""
     return f"{ordinal(ranks[seat.player_name])} of {len(state.players)}"
 
 
