@@ -162,3 +162,25 @@ def test_the_resign_box_says_where_the_player_would_finish(
     content = client_for(alice).get(reverse("games:detail", args=[in_play.pk])).content.decode()
 
     assert "If you resign now, you finish <strong>2nd of 2</strong>" in content
+
+
+def test_a_later_resignation_ranks_above_an_earlier_one_and_below_the_survivors(
+    alice: AbstractBaseUser, bob: AbstractBaseUser, carol: AbstractBaseUser
+) -> None:
+    # R31: forfeiters rank below everyone still in, the later the better. Carol resigned
+    # first; if alice resigns now, bob wins, alice is 2nd and carol 3rd.
+    game = support.open_game(alice, seats=3, name="Three of us")
+    services.join_game(game.pk, bob, home="europe")
+    services.join_game(game.pk, carol, home="asia")
+    game.refresh_from_db()
+    users = {seat.pk: seat.user for seat in game.seats.all()}
+    while game.status != Game.Status.PLAY:
+        state = services.state_of(game)
+        action = engine.legal_actions(state)[0]
+        services.submit_move(game.pk, users[game.to_move_id], action, game.turn_number)
+        game.refresh_from_db()
+    services.resign(game.pk, carol)
+
+    content = client_for(alice).get(reverse("games:detail", args=[game.pk])).content.decode()
+
+    assert "If you resign now, you finish <strong>2nd of 3</strong>" in content
