@@ -153,6 +153,21 @@ def test_the_page_polls_only_while_the_game_can_change(game: Game, alice: Abstra
     assert 'hx-trigger="every ' not in cancelled
 
 
+def test_once_the_game_is_over_the_live_fragment_stops_the_polling(
+    in_play: Game, alice: AbstractBaseUser, bob: AbstractBaseUser
+) -> None:
+    client = client_for(bob)
+    page = client.get(reverse("games:detail", args=[in_play.pk])).context
+    services.resign(in_play.pk, alice)
+
+    content = live(client, in_play, v=page["live_version"], d=page["decision_key"]).content
+    content = content.decode()
+
+    assert "won" in content  # the result, in the status
+    assert '<div id="live-poll" hx-swap-oob="true"></div>' in content
+    assert "hx-trigger" not in content
+
+
 # --- resigning ---------------------------------------------------------------------------
 
 
