@@ -269,9 +269,14 @@ def _territory_svg(
         title = f"{name} ({continent}): {owner}'s {piece.size}{marked}"
         text = piece_text(label, piece)
         drawn = format_html(
-            '<polygon class="piece" points="{}" fill="{}" stroke="#222" stroke-width="1.5">'
-            "</polygon>"
+            # A white halo under the dark outline: a piece stands out even on a
+            # territory ringed in its own colour (yellow on yellow Asia).
+            '<polygon class="piece-halo" points="{}" fill="none" stroke="white" '
+            'stroke-width="5" stroke-linejoin="round"></polygon>'
+            '<polygon class="piece" points="{}" fill="{}" stroke="#222" stroke-width="2" '
+            'stroke-linejoin="round"></polygon>'
             '{}<text class="piece-label" x="{}" y="{}" text-anchor="{}" data-size="{}">{}</text>',
+            _triangle(x, y, piece.pips),
             _triangle(x, y, piece.pips),
             safe_color(piece.color),
             _plate(board, shape, text.box),

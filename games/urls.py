@@ -13,6 +13,7 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("invite/<str:token>/", views.invite, name="invite"),
     path("decide/<str:token>/", views.decide, name="decide"),
     path("<int:pk>/", views.detail, name="detail"),
+    path("<int:pk>/live/", views.live, name="live"),
     path("<int:pk>/move/", views.move, name="move"),
     path("<int:pk>/join/", views.join, name="join"),
     path("<int:pk>/leave/", views.leave, name="leave"),

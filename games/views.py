@@ -13,9 +13,11 @@ from functools import wraps
 from typing import Any
 from urllib.parse import urlencode
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
+from django.contrib.humanize.templatetags.humanize import ordinal
 from django.core.paginator import Paginator
 from django.db.models import Count
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
@@ -24,7 +26,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from games import boardmarks, boardview, describe, links, selectors, services
+from games import boardmarks, boardview, describe, engine, links, selectors, services
 from games.engine import BOARDS, Board, State
 from games.forms import (
     MANY_PLAYERS,
@@ -393,7 +395,83 @@ def detail(request: HttpRequest, pk: int) -> HttpResponse:
         confirm=request.GET.get("confirm", ""),
         chosen=again["action"],
         notation=again["notation"],
+        done=request.GET.get("done", ""),
     )
+
+
+@require_GET
+def live(request: HttpRequest, pk: int) -> HttpResponse:
+    """What the game page polls (htmx, every GAME_PAGE_POLL_SECONDS): 204 while the game
+    is as the page shows it (``v``, its version); else the parts of the page that
+    changed, swapped in by id. The decision form is sent only when the decision itself
+    changed (``d``), so a form the player is filling in is never replaced."""
+    game = _visible_game(request, pk)
+    if request.GET.get("v", "") == live_version(game):
+        return HttpResponse(status=204)
+    context = _game_context(request, game)
+    context["swap_decision"] = request.GET.get("d", "") != context["decision_key"]
+    return render(request, "games/_live.html", context)
+
+
+def live_version(game: Game) -> str:
+    """A short fingerprint of what the game page shows that others can change: the
+    last move, the game's events (an organiser's actions, replacements), whose decision
+    it is, the seats, its deadline, pause and status."""
+    last = game.moves.order_by("-number").values_list("number", flat=True).first() or 0
+    events = game.events.count()
+    seats = game.seats.count()
+    deadline = int(game.deadline.timestamp()) if game.deadline else 0
+    paused = int(game.is_paused)
+    return f"{last}.{events}.{seats}.{game.to_move_id or 0}.{deadline}.{paused}.{game.status}"
+
+
+RECENT_LOG = 6  # log entries shown unfolded; earlier ones fold away
+
+
+def _outcome(
+    game: Game, seats: list[Seat], names: dict[str, str], done: str, me: Seat | None
+) -> dict[str, Any] | None:
+    """What a decision just made did (``done``: its move number, from the redirect):
+    the move in words with its dice and what followed, and whose decision it is now.
+    A number that is no move of this game shows nothing."""
+    if not done.isdigit() or len(done) > 9:
+        return None
+    move = game.moves.filter(number=int(done)).first()
+    if move is None:
+        return None
+    mover = next(s for s in seats if s.pk == move.seat_id)
+    words = describe.describe_move(_board(game), move.action, mover.player_name, move.events, names)
+    parts = (words.action, words.dice, *words.followed)
+    lines = [describe.sentence(part) for part in parts if part]
+    return {"move": move, "lines": lines, "now": now_waiting(game, me)}
+
+
+def now_waiting(game: Game, me: Seat | None) -> str:
+    """Whose decision the game waits for now, in a sentence, for the player ``me``."""
+    if game.status == Game.Status.OVER:
+        winner = game.winner.display_name if game.winner else "no one (a draw)"
+        return describe.sentence(f"The game is over: the winner is {winner}")
+    if not game.is_active:
+        return describe.sentence(f"The game is {game.get_status_display().lower()}")
+    if game.is_paused:
+        return "The game is paused by an organiser."
+    if me is not None and game.to_move_id == me.pk:
+        return "It is your decision again."
+    other = game.to_move.display_name if game.to_move else "no one"
+    return describe.sentence(f"Now the game waits for {other}")
+
+
+def _resign_place(game: Game, state: State, seat: Seat) -> str:
+    """Where the seat's player would finish if they resigned now (R31: a forfeiter
+    ranks below everyone eliminated in play), as "3rd of 4"."""
+    after, events = engine.forfeit(state, seat.player_name)
+    history = [(move.action, move.events) for move in game.moves.order_by("number")]
+    history.append((f"forfeit {seat.player_name}", events))
+    try:
+        ranks = engine.competition_ranks(engine.finishing_order(after, history))
+    except ValueError:  # a position out of step with its log: rebuild_positions reports it
+        return ""
+    return f"{ordinal(ranks[seat.player_name])} of {len(state.players)}"
 
 
 def _game_page(
@@ -403,9 +481,22 @@ def _game_page(
     confirm: str = "",
     chosen: str = "",
     notation: str = "",
+    done: str = "",
 ) -> HttpResponse:
     """The game page; a refused POST answers with it and its 4xx status, so a script
     (or a browser's history) can tell a refusal from a success, which redirects."""
+    context = _game_context(request, game, confirm, chosen, notation, done)
+    return render(request, "games/detail.html", context, status=status)
+
+
+def _game_context(
+    request: HttpRequest,
+    game: Game,
+    confirm: str = "",
+    chosen: str = "",
+    notation: str = "",
+    done: str = "",
+) -> dict[str, Any]:
     seats = _seats(game)
     names = describe.player_names(seats)
     state = services.state_of(game) if game.position else None
@@ -431,6 +522,11 @@ def _game_page(
         "retreat_time": describe.duration(game.retreat_time),
         "start_lines": describe.describe_start(game.start_record, names),
         "log": log,
+        "log_earlier": log[:-RECENT_LOG],
+        "log_recent": log[-RECENT_LOG:],
+        "outcome": _outcome(game, seats, names, done, my_seat),
+        "live_version": live_version(game),
+        "poll_seconds": settings.GAME_PAGE_POLL_SECONDS,
         "decision": _decision(game, my_seat, state, names, confirm, chosen, notation),
         "move_form": MoveForm(),
         "pending_retreat": state.pending is not None if state else False,
@@ -447,15 +543,18 @@ def _game_page(
             context["can_start"] = len(seats) >= services.MIN_SEATS
             if game.home_assignment == Game.HomeAssignment.ASSIGNED:
                 context["assign_form"] = AssignHomeForm(game)
+    decision = context["decision"]
+    context["decision_key"] = f"{decision['turn']}.{my_seat.pk}" if decision else "none"
     if my_seat is not None and game.status == Game.Status.PLAY and state is not None:
         out = {state.players[i].name for i in state.eliminated}
         if my_seat.player_name not in out:
             context["resign_form"] = ResignForm()
+            context["resign_place"] = _resign_place(game, state, my_seat)
     if organiser and not game.is_public:
         context["invite_url"] = request.build_absolute_uri(
             reverse("games:invite", args=[game.invite_token])
         )
-    return render(request, "games/detail.html", context, status=status)
+    return context
 
 
 def _refusal_status(refusal: services.GameError) -> int:
@@ -505,7 +604,7 @@ def move(request: HttpRequest, pk: int) -> HttpResponse:
         messages.info(request, _already_recorded(words))
     else:
         messages.success(request, f"Your decision was recorded: {words}.")
-    return redirect(_game_url(game))
+    return redirect(_game_url(game, done=str(decision.move.number)))
 
 
 def _confirm_message(risky: services.NeedsConfirmation) -> str:
@@ -769,6 +868,11 @@ def decide(request: HttpRequest, token: str) -> HttpResponse:
                 words = describe.action_phrase(_board(game), decision.move.action)
                 done = _already_recorded(words) if decision.duplicate else ""
                 context = {"game": game, "done": words, "duplicate": done}
+                game.refresh_from_db()
+                seats = _seats(game)
+                names = describe.player_names(seats)
+                number = str(decision.move.number)
+                context["outcome"] = _outcome(game, seats, names, number, seat)
                 return render(request, "games/decide.html", context)
     seats = _seats(game)
     names = describe.player_names(seats)

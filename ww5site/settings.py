@@ -104,6 +104,7 @@ INSTALLED_APPS = [
     "mail",
     "inbound",
     "anymail",
+    "django_htmx",
 ]
 
 MIDDLEWARE = [
@@ -499,6 +500,9 @@ PERIODIC_JOBS_EVERY = env_float("PERIODIC_JOBS_EVERY", 60)
 # A bot seat still waiting this long after its decision fell due lost its job (the
 # broker was down, a worker died): the bot sweep starts it again.
 BOT_STALLED_SECONDS = env_float("BOT_STALLED_SECONDS", 60)
+# How often an open game page asks whether the game changed (another player moved, a
+# deadline passed), to show it without a reload.
+GAME_PAGE_POLL_SECONDS = env_int("GAME_PAGE_POLL_SECONDS", 10)
 CELERY_BEAT_SCHEDULE = {
     "sweep-deadlines": {"task": "games.tasks.sweep_deadlines", "schedule": PERIODIC_JOBS_EVERY},
     "sweep-reminders": {"task": "games.tasks.sweep_reminders", "schedule": PERIODIC_JOBS_EVERY},

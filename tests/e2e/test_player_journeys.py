@@ -108,7 +108,7 @@ def test_a_player_plays_bots_from_the_lobby_moves_after_signing_out_and_resigns(
     resign.get_by_role("button", name="Resign").click()
     expect(page.locator(".messages")).to_contain_text("You resigned")
     expect(page.locator("p.result")).to_contain_text("won.")
-    expect(page.locator("table.log")).to_contain_text("resigned")
+    expect(page.locator("#live-log")).to_contain_text("resigned")
 
     game.refresh_from_db()
     assert game.status == Game.Status.OVER and game.winner is not None and game.winner.bot

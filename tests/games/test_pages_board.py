@@ -88,6 +88,24 @@ def test_each_piece_is_a_triangle_in_its_players_colour_with_a_label(game: Game)
     assert "<title>Brazil (South America): empty</title>" in content
 
 
+def test_a_piece_on_its_own_continents_colour_stands_out_by_a_white_halo(game: Game) -> None:
+    # blue's pieces stand in North America, ringed in blue: each triangle has a white
+    # halo under its dark outline, the same triangle, wider than the outline.
+    content = page(game)
+
+    for tid in ("alaska", "canada", "usa"):
+        group = territory_group(content, tid)
+        halo = re.search(r'<polygon class="piece-halo" points="([^"]+)"[^>]*>', group)
+        piece = re.search(r'<polygon class="piece" points="([^"]+)"[^>]*>', group)
+        assert halo is not None and piece is not None
+        assert halo.start() < piece.start()  # drawn first, under the piece
+        assert halo.group(1) == piece.group(1)
+        assert 'stroke="white"' in halo.group(0)
+        halo_width = float(re.search(r'stroke-width="([\d.]+)"', halo.group(0)).group(1))
+        outline = float(re.search(r'stroke-width="([\d.]+)"', piece.group(0)).group(1))
+        assert halo_width >= 2 * outline
+
+
 def test_a_triangle_grows_with_its_pips(game: Game) -> None:
     content = page(game)
 

@@ -302,7 +302,7 @@ def test_an_accepted_move_redirects_to_the_game_page(game: Game, alice: Abstract
     response = post_move(client_for(alice), game, follow=False, action="place small usa", turn=0)
 
     assert response.status_code == 302
-    assert response["Location"] == reverse("games:detail", args=[game.pk])
+    assert response["Location"] == reverse("games:detail", args=[game.pk]) + "?done=1"
 
 
 def test_an_anonymous_post_is_sent_to_sign_in_and_changes_nothing(game: Game) -> None:
