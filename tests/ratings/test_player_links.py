@@ -5,6 +5,7 @@ so is a closed account. HTML mails link with the site's whole address."""
 from __future__ import annotations
 
 import re
+from datetime import timedelta
 from typing import Any
 
 import pytest
@@ -16,12 +17,13 @@ from django.utils import timezone
 from accounts.services import update_profile
 from games import services as games
 from games.models import Game
+from mail.models import OutgoingMail
 from ratings import ladder as ladders
 from ratings import matchmaking
 from ratings.models import Ladder
 from tests.games.factories import STRICT_SETUP, dice, mails_of, play, seat_of, seated_game
 from tests.ratings.conftest import end, table
-from tournaments import rounds, services
+from tournaments import jobs, rounds, services
 from tournaments.models import League
 
 __all__ = ["dice"]
@@ -181,3 +183,27 @@ def test_a_leagues_members_are_linked(league: League, anna: Any) -> None:
     text = Client().get(reverse("tournaments:league", args=[league.slug])).content.decode()
 
     assert '<a class="player" href="/players/anna/">anna</a> (organiser)' in text
+
+
+def test_the_final_standings_mail_links_the_players_with_the_sites_address(
+    league: League, anna: Any, alice: Any, bob: Any, carol: Any, settings: Any
+) -> None:
+    settings.SITE_URL = "https://ww5.example.org"
+    event = services.create_tournament(league, anna, "Mail Cup", swiss_rounds=1)
+    services.open_registration(event, anna)
+    for player in (alice, bob, carol):
+        services.register(event, player)
+    bot = services.add_bot(event, anna)
+    rounds.start(event.pk)
+    now = timezone.now()
+    for _ in range(4):
+        now += timedelta(days=30)
+        jobs.sweep(now)
+
+    mail = OutgoingMail.objects.get(kind="tournament_final", to_user=alice)
+
+    for name in ("alice", "bob", "carol"):
+        link = f'<a class="player" href="https://ww5.example.org/players/{name}/">{name}</a> —'
+        assert link in mail.body_html
+    assert f"{bot.name} —" in mail.body_html and f">{bot.name}</a>" not in mail.body_html
+    assert "  1. " in mail.body_text and "/players/" not in mail.body_text
