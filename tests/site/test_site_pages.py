@@ -81,3 +81,22 @@ def test_a_refused_page_is_a_403_in_the_sites_style(client: Client, django_user_
     assert '<nav aria-label="Site">' in text
     assert "You may not open this page" in text
     assert '<a href="/">the home page</a>' in text
+
+
+@pytest.mark.django_db
+def test_a_form_sent_without_its_token_is_a_403_in_the_sites_style(
+    django_user_model: Any,
+) -> None:
+    alice = make_user(django_user_model, "alice")
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(alice)
+
+    response = client.post("/accounts/profile/", {"display_name": "Forged"})
+    text = response.content.decode()
+
+    assert response.status_code == 403
+    assert "<title>Not sent · World War 5 by email</title>" in text
+    assert '<nav aria-label="Site">' in text and 'href="/accounts/profile/">alice</a>' in text
+    assert "Nothing was changed" in text and "reload the page" in text
+    alice.refresh_from_db()
+    assert alice.profile.display_name != "Forged"
