@@ -126,3 +126,10 @@ def mail_works(request: HttpRequest) -> HttpResponse:
     if url_has_allowed_host_and_scheme(back, allowed_hosts={request.get_host()}):
         return redirect(back)
     return redirect("accounts:profile")
+
+
+def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
+    """A form sent without its security token (a page left open too long, after signing
+    out and in elsewhere, or a form posted from another site): the site's own 403 page,
+    rendered with the request so the page knows who is signed in."""
+    return render(request, "403_csrf.html", {"reason": reason}, status=403)

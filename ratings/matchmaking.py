@@ -12,8 +12,10 @@ from django.db import transaction
 from django.db.models import F, Q, Window
 from django.db.models.functions import RowNumber
 from django.utils import timezone
+from django.utils.text import Truncator
 
 from games import services as games
+from games.models import Game
 from games.services import TableSeat as GameSeat
 from ratings.core import matchmaking, model
 from ratings.ladder import game_options, running_season
@@ -145,7 +147,7 @@ def _start_table(
         game = games.create_table(
             game_options(ladder),
             [_seat(s.home, players[s.player]) for s in seated.seats],
-            name=f"{ladder.name} · season {season.number}",
+            name=game_name([players[s.player].name for s in seated.seats], ladder, season),
             is_public=ladder.is_public,
             first_seat=0,
         )
@@ -161,6 +163,24 @@ def _start_table(
             ]
         )
         return ladder_game
+
+
+GAME_NAME_LENGTH = Game._meta.get_field("name").max_length or 80
+# The ladder's name gives way before the players' do, up to this many characters.
+LADDER_NAME_KEPT = 30
+
+
+def game_name(names: list[str], ladder: Ladder, season: Season) -> str:
+    """The game's name: the players in seat order, then where it is played ("alice v
+    erin · Duel Ladder, season 1"). Too long for the field, the ladder's name is
+    shortened first (to ``LADDER_NAME_KEPT``), then the players'; the season stays."""
+    where = f", season {season.number}"
+    ladder_name = ladder.name
+    players = " v ".join(names)
+    if len(players) + len(" · ") + len(ladder_name) + len(where) > GAME_NAME_LENGTH:
+        ladder_name = Truncator(ladder_name).chars(LADDER_NAME_KEPT)
+    room = GAME_NAME_LENGTH - len(" · ") - len(ladder_name) - len(where)
+    return f"{Truncator(players).chars(room)} · {ladder_name}{where}"
 
 
 def _seat(home: str, player: LadderPlayer) -> GameSeat:

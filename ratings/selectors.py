@@ -52,7 +52,18 @@ def rating_now(row: Rating, now: datetime) -> model.Rating:
     return model.initial() if state is None else state.now(now)
 
 
-def _line(rating: model.Rating, games: int, min_games: int) -> dict[str, Any]:
+# A rating of the global pool is provisional (shown "1138?") until this many rated
+# games, as a ladder's is until its ``min_games`` in the season: after five games a new
+# player's ± has about halved, and one result no longer swings the number by hundreds.
+GLOBAL_MIN_GAMES = 5
+
+
+def _line(
+    rating: model.Rating, games: int, min_games: int, settled_after: int | None = None
+) -> dict[str, Any]:
+    """A rating as the pages and JSON show it. ``min_games``: ranked from this many games;
+    ``settled_after``: provisional below this many (the same unless given)."""
+    settled_after = min_games if settled_after is None else settled_after
     return {
         "rating": rating.shown,
         "uncertainty": rating.uncertainty,
@@ -60,6 +71,8 @@ def _line(rating: model.Rating, games: int, min_games: int) -> dict[str, Any]:
         "sigma": rating.sigma,
         "games": games,
         "ranked": games >= min_games,
+        "provisional": games < settled_after,
+        "settled_after": settled_after,
     }
 
 
@@ -163,7 +176,7 @@ def global_rating(user: AbstractBaseUser, now: datetime | None = None) -> dict[s
     row = Rating.objects.filter(season__isnull=True, user=user).first()
     if row is None or row.games == 0:
         return None
-    return _line(rating_now(row, now or timezone.now()), row.games, 0)
+    return _line(rating_now(row, now or timezone.now()), row.games, 0, GLOBAL_MIN_GAMES)
 
 
 def ladder_ratings(

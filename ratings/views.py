@@ -97,6 +97,7 @@ def player(request: HttpRequest, name: str) -> HttpResponse:
         "games": pages.games_of(user, sight),
         "results": pages.tournament_results(user, request.user),
         "reliability": pages.reliability(user),
+        "global_min_games": selectors.GLOBAL_MIN_GAMES,
     }
     return render(request, "ratings/player.html", context)
 

@@ -100,10 +100,10 @@ def final_standings(tournament: Tournament) -> None:
     from tournaments import history
 
     standings = history.standings(tournament)
-    top = [
-        (line.rank, Entry.objects.get(pk=line.player).name, line.points)
-        for line in standings.lines[:8]
-    ]
+    shown = standings.lines[:8]
+    entries = Entry.objects.select_related("user__profile").in_bulk([x.player for x in shown])
+    # Each line's entry: its name in the text mail, a link to its player's page in HTML.
+    top = [(line.rank, entries[line.player], line.points) for line in shown]
     for entry in tournament.entries.filter(pk__in=[line.player for line in standings.lines]):
         context = {"line": standings.line(entry.pk), "top": top, "players": len(standings.lines)}
         _tell(entry, "final", context, "final")

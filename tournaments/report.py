@@ -152,10 +152,18 @@ def _players(event: Tournament) -> dict[int, Entry]:
     return {e.pk: e for e in event.entries.select_related("user__profile")}
 
 
+def _username(entry: Entry) -> str | None:
+    """The username of the player's public page (``/players/<username>/``); None for a
+    bot, and for a closed account, which has no page."""
+    user = entry.user
+    return user.get_username() if user is not None and user.is_active else None
+
+
 def _player(entry: Entry) -> dict[str, Any]:
     return {
         "id": entry.pk,
         "name": entry.name,
+        "username": _username(entry),
         "status": entry.status,
         "bot": entry.user_id is None,
         "joined_round": entry.joined_round,
@@ -178,7 +186,16 @@ def _game_state(table: Table) -> dict[str, Any] | None:
     }
 
 
-def _rounds(event: Tournament, names: dict[int, str]) -> list[dict[str, Any]]:
+# Each entry's name and the username of their page, by entry id.
+Names = dict[int, tuple[str, str | None]]
+
+
+def _who(names: Names, entry: int) -> dict[str, Any]:
+    name, username = names.get(entry, ("", None))
+    return {"player": entry, "name": name, "username": username}
+
+
+def _rounds(event: Tournament, names: Names) -> list[dict[str, Any]]:
     homes = _home_names(event)
     rounds = list(event.rounds.order_by("number"))
     tables = Table.objects.filter(round__tournament=event).select_related("game")
@@ -209,7 +226,7 @@ def _rounds(event: Tournament, names: dict[int, str]) -> list[dict[str, Any]]:
                     _table(table, seats_of.get(table.pk, []), names, homes)
                     for table in tables_of.get(made.pk, [])
                 ],
-                "byes": [{"player": p, "name": names.get(p, "")} for p in byes_of.get(made.pk, [])],
+                "byes": [_who(names, p) for p in byes_of.get(made.pk, [])],
             }
         )
     return out
@@ -221,7 +238,7 @@ def _home_names(event: Tournament) -> dict[str, str]:
 
 
 def _table(
-    table: Table, seats: list[TableSeat], names: dict[int, str], homes: dict[str, str]
+    table: Table, seats: list[TableSeat], names: Names, homes: dict[str, str]
 ) -> dict[str, Any]:
     place = {}
     for position, group in enumerate(table.result):
@@ -233,8 +250,7 @@ def _table(
         "seats": [
             {
                 "seat": seat.number,
-                "player": seat.entry_id,
-                "name": names.get(seat.entry_id, ""),
+                **_who(names, seat.entry_id),
                 "home": seat.home,
                 "home_name": homes.get(seat.home, seat.home),
                 "place": place.get(seat.entry_id),
@@ -247,35 +263,29 @@ def _table(
     }
 
 
-def _schedule(schedule: Schedule | None, names: dict[int, str]) -> list[dict[str, Any]] | None:
+def _schedule(schedule: Schedule | None, names: Names) -> list[dict[str, Any]] | None:
     if schedule is None:
         return None
     return [
         {
             "number": scheduled.number,
-            "tables": [
-                [{"player": p, "name": names.get(p, "")} for p in table]
-                for table in scheduled.tables
-            ],
-            "byes": [{"player": p, "name": names.get(p, "")} for p in scheduled.byes],
+            "tables": [[_who(names, p) for p in table] for table in scheduled.tables],
+            "byes": [_who(names, p) for p in scheduled.byes],
         }
         for scheduled in schedule.rounds
     ]
 
 
-def _standings(event: Tournament, names: dict[int, str]) -> list[dict[str, Any]]:
+def _standings(event: Tournament, names: Names) -> list[dict[str, Any]]:
     if not event.rounds.exists():
         return []
-    return [
-        {**asdict(line), "name": names.get(line.player, "")}
-        for line in history.standings(event).lines
-    ]
+    return [{**asdict(line), **_who(names, line.player)} for line in history.standings(event).lines]
 
 
 def event_report(event: Tournament) -> dict[str, Any]:
     """The whole event as JSON values (see the module's docstring)."""
     entries = _players(event)
-    names = {pk: entry.name for pk, entry in entries.items()}
+    names = {pk: (entry.name, _username(entry)) for pk, entry in entries.items()}
     schedule = published_schedule(event)
     return {
         "version": FORMAT_VERSION,

@@ -294,6 +294,9 @@ USE_TZ = True
 # Served by WhiteNoise (the middleware above), in production from STATIC_ROOT as
 # `collectstatic` leaves it: compressed copies, and names carrying a hash of the
 # content, so browsers may keep them for ever. While debugging, straight from static/.
+# A form refused for its missing or stale CSRF token gets the site's own 403 page.
+CSRF_FAILURE_VIEW = "accounts.views.csrf_failure"
+
 STATIC_URL = "static/"
 STATIC_ROOT = Path(os.environ.get("DJANGO_STATIC_ROOT", BASE_DIR / "staticfiles"))
 STATICFILES_DIRS = [BASE_DIR / "static"]

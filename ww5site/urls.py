@@ -1,9 +1,19 @@
 from django.contrib import admin
+from django.http import HttpRequest, HttpResponsePermanentRedirect
+from django.templatetags.static import static
 from django.urls import include, path
 from django.views.generic import TemplateView
 
+
+def favicon(request: HttpRequest) -> HttpResponsePermanentRedirect:
+    """Browsers and feed readers still ask for /favicon.ico: the site's icon is an SVG
+    under /static/ (its address found when asked: in production it names the hashed file)."""
+    return HttpResponsePermanentRedirect(static("favicon.svg"))
+
+
 urlpatterns = [
     path("", TemplateView.as_view(template_name="home.html"), name="home"),
+    path("favicon.ico", favicon),
     path("accounts/", include("allauth.urls")),
     path("accounts/", include("accounts.urls")),
     path("games/", include("games.urls")),

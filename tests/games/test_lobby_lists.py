@@ -67,7 +67,7 @@ def test_public_games_in_progress_are_listed_to_watch(
 
     assert reverse("games:detail", args=[public.pk]) in section
     assert reverse("games:detail", args=[secret.pk]) not in section
-    assert "waiting for alice" in section
+    assert 'waiting for <a class="player" href="/players/alice/">alice</a>' in section
     assert Client().get(reverse("games:detail", args=[public.pk])).status_code == 200
 
 
