@@ -22,6 +22,7 @@ from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.urls import URLPattern, path, reverse
 from django.utils.html import format_html, format_html_join
 
+from accounts.templatetags.wording import counted
 from games.models import Game
 from tournaments import eventsettings, export, selectors, services
 from tournaments.admin import LeagueScopedAdmin
@@ -312,7 +313,7 @@ class TournamentAdmin(LeagueScopedAdmin):
 
 
 def _games(count: int) -> str:
-    return f"{count} running game" + ("" if count == 1 else "s")
+    return counted(count, "running game")
 
 
 def tournament_filter(lookup: str) -> type[admin.SimpleListFilter]:

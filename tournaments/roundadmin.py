@@ -16,6 +16,7 @@ from django.template.response import TemplateResponse
 from django.urls import URLPattern, path, reverse
 from django.utils.html import format_html
 
+from accounts.templatetags.wording import counted
 from tournaments import rounds, services
 from tournaments.errors import TournamentError
 from tournaments.eventadmin import ReadOnlyScopedAdmin, report, tournament_filter
@@ -52,7 +53,7 @@ class RoundAdmin(ReadOnlyScopedAdmin):
     def start_rounds(self, request: HttpRequest, queryset: QuerySet[Round]) -> None:
         def act(made: Round) -> str:
             started = rounds.start_round(made.tournament, request.user, made.number)
-            return f"started, {started.tables.count()} tables."
+            return f"started, {counted(started.tables.count(), 'table')}."
 
         self._each(request, queryset, act)
 
