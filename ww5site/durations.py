@@ -99,6 +99,20 @@ class DurationField(forms.DurationField):
             raise ValidationError(self.error_messages["invalid"], code="invalid")
         return length
 
+    def run_validators(self, value: Any) -> None:
+        """The validators' own messages, their durations in words: "at most 60 days",
+        never "60 days, 0:00:00"."""
+        try:
+            super().run_validators(value)
+        except ValidationError as refusal:
+            raise ValidationError([_in_words(e) for e in refusal.error_list]) from None
+
+
+def _in_words(error: ValidationError) -> ValidationError:
+    params = error.params or {}
+    said = {k: words(v, "second") if isinstance(v, timedelta) else v for k, v in params.items()}
+    return ValidationError(error.message, code=error.code, params=said)
+
 
 # A ModelAdmin's ``formfield_overrides``: every model duration gets the field above.
 ADMIN_OVERRIDES: dict[Any, dict[str, Any]] = {models.DurationField: {"form_class": DurationField}}

@@ -71,7 +71,7 @@ def test_the_form_field_takes_words_and_refuses_nonsense_clearly() -> None:
 def test_the_form_field_leaves_bounds_to_its_validators() -> None:
     form = Settings({"round_time": "61d"})
     assert not form.is_valid()
-    assert "less than or equal to 60 days" in form.errors["round_time"][0]
+    assert form.errors["round_time"] == ["Ensure this value is less than or equal to 60 days."]
 
 
 def test_the_form_field_shows_its_value_in_short() -> None:
