@@ -16,6 +16,7 @@ from django.utils import timezone
 from accounts.digest_times import schedule
 from accounts.models import TIME_ZONES, Absence, Profile, taken_message
 from accounts.signals import absence_declared, absence_withdrawn
+from accounts.templatetags.wording import counted
 
 
 class AbsenceRefused(Exception):
@@ -149,8 +150,8 @@ def _check_yearly_cap(
     wanted = absence_days(absence, zone)
     if taken + wanted > cap:
         raise AbsenceRefused(
-            f"that is {wanted} days away, and you have {max(cap - taken, 0)} of your "
-            f"{cap} days of absence for {year} left"
+            f"that is {counted(wanted, 'day')} away, and you have {max(cap - taken, 0)} of "
+            f"your {counted(cap, 'day')} of absence for {year} left"
         )
 
 

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from games.engine import Board, State, combat_odds, eliminates_mover, legal_actions
 from games.engine.board import SIZE_NAMES
+from ww5site import durations
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
@@ -71,15 +72,7 @@ def with_article(size: str) -> str:
 
 def duration(length: timedelta) -> str:
     """'2 days, 3 hours, 5 minutes', to the minute."""
-    minutes = int(length.total_seconds() // 60)
-    days, minutes = divmod(minutes, 24 * 60)
-    hours, minutes = divmod(minutes, 60)
-    parts = [
-        f"{n} {unit}{'' if n == 1 else 's'}"
-        for n, unit in ((days, "day"), (hours, "hour"), (minutes, "minute"))
-        if n
-    ]
-    return ", ".join(parts) or "less than a minute"
+    return durations.words(length) if length else "less than a minute"
 
 
 # --- actions -------------------------------------------------------------------------

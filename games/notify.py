@@ -32,7 +32,7 @@ def render_mail(name: str, context: dict[str, Any], user: Any) -> tuple[str, str
     """Subject, text and HTML of ``emails/<name>-*``, with times in the player's zone;
     a game's mail names it by ``game_title`` (its event's name for a tournament's table)."""
     profile = getattr(user, "profile", None)
-    zone = zoneinfo.ZoneInfo(profile.time_zone if profile is not None else "UTC")
+    zone = zoneinfo.ZoneInfo(profile.time_zone if profile is not None else settings.TIME_ZONE)
     if "game" in context and "game_title" not in context:
         # A game an event made is named by the event: "Spring Cup, round 2, table 3".
         context = {**context, "game_title": selectors.game_title(context["game"])}

@@ -6,6 +6,7 @@ from django.contrib import admin, messages
 from django.db.models import QuerySet
 from django.http import HttpRequest
 
+from accounts.templatetags.wording import counted
 from mail import services
 from mail.models import OutgoingMail
 from ww5site.readonly import ReadOnlyAdminMixin
@@ -60,7 +61,7 @@ class OutgoingMailAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
     def requeue(self, request: HttpRequest, queryset: QuerySet[OutgoingMail]) -> None:
         count = services.requeue(queryset.values_list("pk", flat=True))
         skipped = queryset.count() - count
-        message = f"{count} mail(s) queued to be sent again."
+        message = f"{counted(count, 'mail')} queued to be sent again."
         if skipped:
             message += f" {skipped} left alone: only failed or waiting mails are re-queued."
         messages.success(request, message)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django import forms
 from django.contrib import admin, messages
 from django.core.exceptions import ValidationError
 from django.db.models import QuerySet
@@ -12,6 +13,7 @@ from django.forms import ModelForm
 from django.http import HttpRequest
 
 from games.errors import GameError
+from games.models import Game
 from ratings import ladder as ladders
 from ratings.errors import RatingError
 from ratings.models import JournalEntry, Ladder, LadderPlayer
@@ -27,6 +29,12 @@ LADDER_FIELDS = [
 
 
 class LadderForm(ModelForm):
+    # The ladder's games' time control, chosen by its name (the board has its list from
+    # the model's choices).
+    time_control = forms.ChoiceField(
+        choices=Game.TimeControl.choices, initial=Game.TimeControl.FIXED
+    )
+
     class Meta:
         model = Ladder
         fields = LADDER_FIELDS

@@ -18,6 +18,7 @@ from django.http import HttpRequest
 from tournaments import selectors, services
 from tournaments.errors import TournamentError
 from tournaments.models import League, Membership
+from ww5site import durations
 
 
 class LeagueScopedAdmin(admin.ModelAdmin):
@@ -25,6 +26,8 @@ class LeagueScopedAdmin(admin.ModelAdmin):
     model to its league, "" for the league itself)."""
 
     league_field = "league"
+    # Durations are typed and shown as people write them: "2d", "12h", "1d 12h".
+    formfield_overrides = durations.ADMIN_OVERRIDES
 
     def _organised(self, request: HttpRequest) -> QuerySet[League]:
         return selectors.organised_leagues(request.user)

@@ -22,8 +22,8 @@ from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.urls import URLPattern, path, reverse
 from django.utils.html import format_html, format_html_join
 
-from games.engine import BOARDS
-from games.options import BANK, FIXED
+from accounts.templatetags.wording import counted
+from games.models import Game
 from tournaments import eventjobs, eventsettings, export, selectors, services
 from tournaments.admin import LeagueScopedAdmin
 from tournaments.errors import TournamentError
@@ -91,11 +91,11 @@ class TournamentForm(forms.ModelForm):
     organiser: Any = None  # the signed-in organiser, set per request by ``get_form``
 
     board = forms.ChoiceField(
-        choices=[(name, name) for name in sorted(BOARDS)],
+        choices=Game.BOARD_CHOICES,
         initial=Tournament._meta.get_field("board").default,
     )
     time_control = forms.ChoiceField(
-        choices=[(FIXED, "A fixed time per decision"), (BANK, "A time bank and an increment")],
+        choices=Game.TimeControl.choices,
         initial=Tournament._meta.get_field("time_control").default,
     )
 
@@ -397,7 +397,7 @@ def _job_times(job: EventJob) -> str:
 
 
 def _games(count: int) -> str:
-    return f"{count} running game" + ("" if count == 1 else "s")
+    return counted(count, "running game")
 
 
 def tournament_filter(lookup: str) -> type[admin.SimpleListFilter]:

@@ -18,6 +18,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
 
+from accounts.templatetags.wording import counted
 from tournaments import rounds, services
 from tournaments.errors import TournamentError
 from tournaments.models import EventJob, Tournament
@@ -128,7 +129,7 @@ def _pair_again(job: EventJob) -> str:
 def _start_round(job: EventJob) -> str:
     assert job.round_number is not None
     started = rounds.start_round(job.tournament, _by(job), job.round_number)
-    return f"started, {started.tables.count()} tables."
+    return f"started, {counted(started.tables.count(), 'table')}."
 
 
 ACTIONS: dict[Kind, Callable[[EventJob], str]] = {

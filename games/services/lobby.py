@@ -12,6 +12,7 @@ from django.db import transaction
 from django.db.models import Max
 
 from accounts.services import display_name, locked_profile
+from accounts.templatetags.wording import counted
 from games import engine, notify
 from games.engine.bots import BOTS
 from games.errors import GameError
@@ -118,8 +119,8 @@ def _check_creation_limits(creator: AbstractBaseUser) -> None:
     cap = settings.OPEN_GAMES_PER_PLAYER
     if mine.filter(status=Game.Status.OPEN).count() >= cap:
         raise GameError(
-            f"you already have {cap} open games waiting for players: start or cancel one "
-            "before you create another"
+            f"you already have {counted(cap, 'open game')} waiting for players: start or "
+            "cancel one before you create another"
         )
     rate = settings.GAMES_CREATED_PER_HOUR
     if mine.filter(created_at__gt=current_time() - timedelta(hours=1)).count() >= rate:

@@ -16,6 +16,8 @@ register = template.Library()
 class ActiveGame:
     game: Game
     your_decision: bool
+    # Whom the game waits for: a player's name exactly as they typed it, never
+    # capitalised by the page, or a sentence.
     waiting_for: str
 
 
@@ -36,9 +38,9 @@ def active_games_of(user: Any) -> list[ActiveGame]:
 def _row(game: Game, user: Any) -> ActiveGame:
     seat = game.to_move
     if game.is_paused:
-        return ActiveGame(game, False, "no one: the game is paused")
+        return ActiveGame(game, False, "No one: the game is paused")
     if seat is None:
-        return ActiveGame(game, False, "no one yet")
+        return ActiveGame(game, False, "No one yet")
     if seat.user_id == user.pk:
         return ActiveGame(game, True, "you")
     return ActiveGame(game, False, seat.display_name)

@@ -6,7 +6,7 @@ import pytest
 from django.contrib.auth.models import AbstractBaseUser
 from django.test import Client
 
-from accounts.services import display_name
+from accounts.services import display_name, update_profile
 from games import services
 from games.models import Game
 
@@ -53,7 +53,7 @@ def test_a_player_sees_their_active_game_and_whose_decision_it_is(
         assert 'href="/accounts/signup/"' not in page
     assert "<strong>Yours</strong>" in movers_page
     assert "<strong>Yours</strong>" not in waiters_page
-    assert f"<td>{display_name(mover).capitalize()}</td>" in waiters_page
+    assert f"<td>{display_name(mover)}</td>" in waiters_page  # as typed
 
 
 def test_a_player_does_not_see_open_games_or_other_players_games(
@@ -68,3 +68,19 @@ def test_a_player_does_not_see_open_games_or_other_players_games(
     assert "Still waiting" not in page
     assert "Elsewhere" not in page
     assert "You have no game in progress" in page
+
+
+def test_a_name_is_shown_as_its_player_typed_it(
+    alice: AbstractBaseUser, bob: AbstractBaseUser
+) -> None:
+    update_profile(alice, "de la Cruz", "UTC", "each")
+    update_profile(bob, "von Bülow", "UTC", "each")
+    game = two_player_game(alice, bob, "Lowercase names")
+    assert game.to_move is not None
+    waiter = bob if game.to_move.user_id == alice.pk else alice
+    typed = "de la Cruz" if waiter is bob else "von Bülow"
+
+    page = home_page_of(waiter)
+
+    assert f"<td>{typed}</td>" in page
+    assert typed[0].upper() + typed[1:] not in page

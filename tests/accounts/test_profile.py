@@ -142,3 +142,13 @@ def test_the_time_shown_is_in_the_chosen_zone_and_names_it(
     assert "in <strong>Pacific/Auckland</strong>" in page
     assert f"({auckland.tzname()}, UTC{auckland.strftime('%z')})" in page  # NZST/NZDT, +12/+13
     assert "your time zone (Pacific/Auckland)" in page
+
+
+def test_a_profile_in_utc_names_the_zone_once(client: Client, alice: AbstractBaseUser) -> None:
+    client.force_login(alice)
+    save_profile(client, time_zone="UTC")
+
+    page = client.get(PROFILE).content.decode()
+
+    assert "in <strong>UTC</strong>." in page
+    assert "(UTC, UTC+0000)" not in page

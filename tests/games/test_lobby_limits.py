@@ -36,6 +36,16 @@ def test_a_player_may_have_only_so_many_open_games(alice: AbstractBaseUser, sett
     assert "you already have 3 open games waiting for players" in refused.content.decode()
 
 
+def test_a_cap_of_one_open_game_is_said_in_the_singular(alice: AbstractBaseUser, settings) -> None:
+    settings.OPEN_GAMES_PER_PLAYER = 1
+    create(alice)
+
+    refused = create(alice).content.decode()
+
+    assert "you already have 1 open game waiting for players" in refused
+    assert "1 open games" not in refused
+
+
 def test_a_started_or_cancelled_game_frees_its_place(alice: AbstractBaseUser, settings) -> None:
     settings.OPEN_GAMES_PER_PLAYER = 1
     create(alice)

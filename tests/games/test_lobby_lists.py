@@ -4,6 +4,7 @@ a link."""
 
 from __future__ import annotations
 
+import re
 from datetime import timedelta
 
 import pytest
@@ -117,3 +118,15 @@ def test_finished_games_are_behind_a_link(dice: LoadedDice, alice: User, bob: Us
     assert f'href="/games/{over.pk}/"' in finished
     assert f'href="/games/{running.pk}/"' not in finished
     assert f'href="/games/{over.pk}/"' in public
+
+
+def test_a_finished_games_time_names_its_zone_once(
+    dice: LoadedDice, alice: User, bob: User
+) -> None:
+    over = play(seated_game(dice, [alice, bob]), *STRICT_SETUP)
+    services.resign(over.pk, bob)
+
+    public = Client().get(reverse("games:finished")).content.decode()
+
+    assert re.search(r"<td>\d+ \w+ \d{4} \d\d:\d\d UTC</td>", public)
+    assert "UTC (UTC)" not in public

@@ -4,6 +4,7 @@ or only their decisions; a muted game; and the board picture in a decision mail.
 from __future__ import annotations
 
 import io
+import re
 import zoneinfo
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -290,6 +291,24 @@ def test_a_digest_tells_the_days_moves_and_the_decisions_waiting(
     # run again at the same time: nothing new is sent
     assert digests.sweep_digests(now=due) == []
     assert len(mails(bob, "digest")) == 1
+
+
+def test_a_digest_gives_the_deadline_in_the_players_zone_and_names_it(
+    dice: LoadedDice, alice: User, bob: User
+) -> None:
+    prefer(bob, "digest", "Europe/Paris")
+    game = seated_game(dice, [alice, bob])
+    play(game, STRICT_SETUP[0])  # bob's decision now
+    due = Profile.objects.get(user=bob).digest_due_at
+    assert due is not None
+    digests.sweep_digests(now=due)
+
+    [digest] = mails(bob, "digest")
+    game.refresh_from_db()
+    local = game.deadline.astimezone(zoneinfo.ZoneInfo("Europe/Paris"))
+    said = f"until {local:%-d %b %Y %H:%M} CES?T \\(Europe/Paris\\):"
+    assert re.search(said, digest.body_text), digest.body_text
+    assert re.search(said, digest.body_html), digest.body_html
 
 
 def test_a_day_with_nothing_to_tell_sends_no_digest(

@@ -4,16 +4,16 @@ from __future__ import annotations
 
 import html
 import re
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 
 import pytest
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
 from accounts.services import update_profile
-from games import services
+from games import notify, services
 from games.models import Game
 from mail.models import OutgoingMail
 from tests.games.factories import (
@@ -200,3 +200,15 @@ def test_a_timeout_forfeit_tells_the_player(game: Game, alice: User) -> None:
 
     (mail,) = mails_of(game).filter(kind="missed")
     assert mail.to_user == alice and "forfeited" in mail.body_text
+
+
+def test_a_mail_to_someone_without_a_profile_gives_times_in_the_sites_zone(settings) -> None:
+    settings.TIME_ZONE = "Europe/Paris"
+    deadline = datetime(2030, 1, 15, 17, 30, tzinfo=UTC)
+
+    context = {"deadline": deadline, "what": "grace"}
+
+    _, text, html_part = notify.render_mail("missed", context, AnonymousUser())
+
+    assert "the new deadline is 15 Jan 2030 18:30 CET (Europe/Paris)." in text
+    assert "18:30 CET (Europe/Paris)" in html_part

@@ -94,7 +94,7 @@ def test_the_requeue_action_sends_failed_mails_again_and_leaves_sent_ones(
         )
 
     page = response.content.decode()
-    assert "1 mail(s) queued to be sent again." in page
+    assert "1 mail queued to be sent again." in page
     assert "1 left alone" in page
     failed.refresh_from_db()
     assert (failed.status, failed.attempts) == (Status.SENT, 1)

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Any
 
 import pytest
 from django.test import Client
 
+from games.engine import BOARDS
+from games.models import Game
 from ratings.models import Ladder, LadderPlayer
 from tournaments import services
 from tournaments.models import League
@@ -83,4 +86,35 @@ def test_a_ladder_whose_games_could_not_be_played_is_refused_with_the_reason(
     )
     assert response.status_code == 200
     assert "allow at least a minute per decision" in response.content.decode()
+    assert not Ladder.objects.exists()
+
+
+def test_a_ladders_time_control_is_chosen_by_name_and_its_durations_typed_in_words(
+    client: Client, league: League, anna: Any
+) -> None:
+    client.force_login(anna)
+    form = client.get("/admin/ratings/ladder/add/").context["adminform"].form
+    assert dict(form.fields["time_control"].choices)["fixed"] == Game.TimeControl.FIXED.label
+    assert dict(form.fields["board"].choices)["original"] == BOARDS["original"].name
+
+    words = {"decision_time": "36h", "max_wait": "12h", "retreat_time": "1d 12h"}
+    response = client.post("/admin/ratings/ladder/add/", {**FORM, **words, "league": league.pk})
+
+    assert response.status_code == 302
+    ladder = Ladder.objects.get()
+    assert ladder.decision_time == timedelta(hours=36) and ladder.max_wait == timedelta(hours=12)
+    html = client.get(f"/admin/ratings/ladder/{ladder.pk}/change/").content.decode()
+    assert 'name="decision_time" value="1d 12h"' in html and 'name="max_wait" value="12h"' in html
+
+
+def test_a_time_control_not_on_the_list_is_refused(
+    client: Client, league: League, anna: Any
+) -> None:
+    client.force_login(anna)
+    response = client.post(
+        "/admin/ratings/ladder/add/", {**FORM, "time_control": "blitz", "league": league.pk}
+    )
+
+    assert response.status_code == 200
+    assert "Select a valid choice" in response.content.decode()
     assert not Ladder.objects.exists()

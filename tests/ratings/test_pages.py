@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Any
 
 import pytest
 from django.contrib.auth.models import Permission
 from django.test import Client
 
+from games.engine import BOARDS
 from ratings import ladder as ladders
 from ratings import matchmaking
 from ratings.models import Ladder, LadderPlayer
@@ -108,6 +110,25 @@ def test_the_ladder_page_shows_the_leaderboard_and_games_to_watch(
     assert f'href="/players/{winner.username}/"' in html
     assert f"/games/{second.game.pk}/" in html  # in progress, public: anyone may watch
     assert f"/games/{first.game.pk}/" not in html
+
+
+def test_the_ladder_page_says_its_time_control_in_words_and_its_board_by_name(
+    client: Client, league: League, anna: Any
+) -> None:
+    fixed = ladders.create_ladder(league, anna, "Daily", decision_time=timedelta(hours=36))
+    bank = ladders.create_ladder(
+        league, anna, "Banked", time_control="bank", bank_time=timedelta(days=14)
+    )
+
+    fixed_page = client.get(f"/ladders/{fixed.pk}/").content.decode()
+    bank_page = client.get(f"/ladders/{bank.pk}/").content.decode()
+
+    assert "1 day, 12 hours per decision" in fixed_page
+    assert "a time bank of 14 days plus 1 day per decision" in bank_page
+    assert "0:00:00" not in fixed_page + bank_page
+    assert BOARDS[fixed.board].name in fixed_page and "board original" not in fixed_page
+    listed = client.get("/ladders/").content.decode()
+    assert f"{BOARDS['original'].name}</li>" in listed and "board original" not in listed
 
 
 def test_the_seat_effect_page_is_for_organisers(

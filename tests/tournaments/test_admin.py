@@ -16,6 +16,7 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
+from games.engine import BOARDS
 from games.models import Game
 from mail.models import OutgoingMail
 from tests.tournaments.conftest import bot_event
@@ -491,3 +492,55 @@ def test_exporting_needs_one_event(event_a: Tournament, league_a: League, anna: 
     response = act(signed_in(anna), "tournament", "export_standings", event_a, other)
 
     assert "Select one event to export." in said(response)
+
+
+# --- words: durations as people write them, boards and time controls by name -----------
+
+
+def test_an_organiser_types_durations_as_people_write_them(league_a: League, anna: Any) -> None:
+    client = signed_in(anna)
+    response = client.post(
+        reverse("admin:tournaments_tournament_add"),
+        settings_form(
+            league_a,
+            decision_time="2d",
+            retreat_time="90 min",
+            increment="1d 12h",
+            round_time="14 days",
+        ),
+        follow=True,
+    )
+
+    assert response.status_code == 200
+    event = Tournament.objects.get()
+    assert event.decision_time == timedelta(days=2)
+    assert event.retreat_time == timedelta(minutes=90)
+    assert event.increment == timedelta(days=1, hours=12)
+    assert event.round_time == timedelta(days=14)
+    page = client.get(reverse("admin:tournaments_tournament_change", args=[event.pk]))
+    html = page.content.decode()
+    assert 'name="decision_time" value="2d"' in html and 'value="1d 12h"' in html
+    assert 'value="1h 30min"' in html and 'name="round_time" value="14d"' in html
+    assert "0:00:00" not in html
+
+
+def test_a_duration_that_says_nothing_is_refused_with_an_example(
+    league_a: League, anna: Any
+) -> None:
+    response = signed_in(anna).post(
+        reverse("admin:tournaments_tournament_add"), settings_form(league_a, round_time="soon")
+    )
+
+    assert response.status_code == 200
+    assert "Write a duration such as" in response.content.decode()
+    assert not Tournament.objects.exists()
+
+
+def test_the_event_form_offers_boards_and_time_controls_by_name(
+    league_a: League, anna: Any
+) -> None:
+    form = signed_in(anna).get(reverse("admin:tournaments_tournament_add")).context["adminform"]
+    fields = form.form.fields
+
+    assert dict(fields["board"].choices)["original"] == BOARDS["original"].name
+    assert dict(fields["time_control"].choices)["bank"] == Game.TimeControl.BANK.label

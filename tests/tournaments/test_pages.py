@@ -186,6 +186,39 @@ def test_a_round_robin_publishes_its_schedule(
     assert "The published schedule" in text and f"Round {len(schedule.rounds)}:" in text
 
 
+def test_the_page_says_durations_counts_and_meetings_in_words(
+    league_a: League, anna: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    event = bot_event(
+        league_a, anna, 3, format=Tournament.Format.ROUND_ROBIN, table_size=3, missed_limit=1
+    )
+    with django_capture_on_commit_callbacks(execute=True):
+        rounds.start(event.pk)
+
+    text = page(Client(), event)
+
+    assert "at its deadline (14 days after it starts)" in text
+    assert "0:00:00" not in text
+    assert "misses 1 turn of a game" in text
+    assert "each pair meets once" in text
+    assert " to 1 times" not in text
+    assert "Board: Original (2008);" in text
+
+
+def test_a_swiss_rounds_pairing_says_whether_any_pair_meets_again(
+    league_a: League, anna: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    event = bot_event(league_a, anna, 8, swiss_rounds=2, table_size=4)
+    run(event, django_capture_on_commit_callbacks)
+
+    text = page(Client(), event)
+
+    # Round 1 has no history; in round 2 each table of 4 holds two of an earlier table.
+    assert "no pair meets again, score spread" in text
+    assert "4 repeat meetings, score spread" in text
+    assert "repeats 0" not in text and "repeats 4" not in text
+
+
 def test_a_private_event_is_hidden_from_strangers_and_shown_to_its_organiser(
     league_a: League, anna: Any, bob: Any
 ) -> None:
