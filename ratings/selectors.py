@@ -275,8 +275,14 @@ def waiting_room(ladder: Ladder, now: datetime | None = None) -> dict[str, Any]:
         "next_run": max(ladder.match_due_at, now),
         "due": ladder.match_due_at <= now,
         "max_wait": describe.duration(ladder.max_wait),
-        "every": describe.duration(timedelta(seconds=settings.PERIODIC_JOBS_EVERY)),
+        "every": _every(timedelta(seconds=settings.PERIODIC_JOBS_EVERY)),
     }
+
+
+def _every(interval: timedelta) -> str:
+    """How often, as people say it: "every minute", "every 5 minutes"."""
+    words = describe.duration(interval)
+    return words.removeprefix("1 ")
 
 
 def entry_of(ladder: Ladder, user: AbstractBaseUser | None) -> LadderPlayer | None:

@@ -540,7 +540,11 @@ def test_a_whole_two_player_game_is_played_through_the_web_to_its_end(
     assert game.winner is not None
     assert services.rebuild_position(game)
     content = page(clients[alice.pk], game).content.decode()
-    assert f"{game.winner.display_name} ({game.winner.player_name}) won." in content
+    winner = game.winner.user.get_username()
+    assert (
+        f'<a class="player" href="/players/{winner}/">{game.winner.display_name}</a>'
+        f" ({game.winner.player_name}) won." in content
+    )  # the winner's name links to their page
     assert "wins" in content
     assert "winner (rank 1)" in content
     assert 'name="action"' not in content

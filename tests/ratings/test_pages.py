@@ -251,6 +251,7 @@ def test_after_joining_the_ladder_page_shows_who_waits_and_when_the_next_table_f
     assert "A table needs 4 players: 2 more must join" in waiting
     tokyo = timezone.localtime(run, timezone=ZoneInfo("Asia/Tokyo"))
     assert f"Matchmaking runs next at {tokyo:%-d %b %Y %H:%M} JST (Asia/Tokyo)" in waiting
+    assert "then every minute." in waiting  # not "every 1 minute"
     assert "carol" not in waiting
 
     ladders.join(four, carol)
