@@ -33,6 +33,7 @@ from tests.integration.helpers import (
     WebServer,
     database_url,
     gunicorn_server,
+    manage,
 )
 from tests.integration.test_production_server import production_env
 
@@ -98,13 +99,16 @@ def cache_redis(tmp_path: Path) -> Iterator[RedisServer]:
 def site(
     postgres: Any, sink: SmtpSink, cache_redis: RedisServer, tmp_path: Path
 ) -> Iterator[WebServer]:
-    """gunicorn, production settings, its cache at the private Redis."""
+    """gunicorn, production settings (after collectstatic), its cache at the private
+    Redis."""
     env = production_env(
         DATABASE_URL=database_url(connection.settings_dict),
         CACHE_URL=cache_redis.url,
         EMAIL_PORT=str(sink.port),
         EMAIL_USE_TLS="0",
+        DJANGO_STATIC_ROOT=str(tmp_path / "static"),
     )
+    manage("collectstatic", "--noinput", env=env)  # the pages link the hashed files
     server = gunicorn_server(env, tmp_path)
     server.start()
     yield server
