@@ -434,7 +434,7 @@ def _outcome(
     """What a decision just made did (``done``: its move number, from the redirect):
     the move in words with its dice and what followed, and whose decision it is now.
     A number that is no move of this game shows nothing."""
-    if not done.isdigit() or len(done) > 9:
+    if not done.isdecimal() or len(done) > 9:
         return None
     move = game.moves.filter(number=int(done)).first()
     if move is None:

@@ -98,7 +98,7 @@ class OutgoingMail(models.Model):
     def game_number(self) -> int | None:
         """The game whose thread the mail is in, if any (the games app's "game-<n>")."""
         prefix, _, number = self.thread.partition("-")
-        return int(number) if prefix == "game" and number.isdigit() else None
+        return int(number) if prefix == "game" and number.isdecimal() else None
 
     @property
     def links(self) -> list[str]:

@@ -88,7 +88,7 @@ def test_a_move_number_that_is_not_this_games_shows_no_outcome(
     url = reverse("games:detail", args=[game.pk])
     client = client_for(alice)
 
-    for done in ("1", "abc", "99999999999999999999", "-1"):
+    for done in ("1", "abc", "99999999999999999999", "-1", "²", "1²"):  # ² passes isdigit
         response = client.get(url, {"done": done})
         assert response.status_code == 200
         assert 'id="outcome"' not in response.content.decode()

@@ -96,6 +96,7 @@ def seats_of(game: Game) -> list[dict[str, Any]]:
 # --- accounts ------------------------------------------------------------------------
 
 needs_no_check("a fixed page", "home")
+needs_no_check("the site's icon, the same for everyone", "favicon.ico")
 needs_no_check(
     "allauth: the signed-in user's own account, or a mailed key that is the credential",
     "account_login",
@@ -167,7 +168,7 @@ def game_lists(t: ScopeCase, name: str) -> None:
     assert "Open to all" in t.anna.get(reverse(name)).content.decode()
 
 
-@covers("games:detail", "games:replay", "games:record")
+@covers("games:detail", "games:replay", "games:record", "games:live")
 def game_pages(t: ScopeCase, name: str) -> None:
     for game in t.w.foreign_games:
         response = t.anna.get(reverse(name, args=[game.pk]))
