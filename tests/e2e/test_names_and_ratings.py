@@ -86,10 +86,11 @@ def test_names_link_to_player_pages_and_a_provisional_rating_reads_as_such(
         # The bot's name is there, and is no link: a bot has no page.
         expect(page.locator("table.standings").get_by_text(bot_name)).to_be_visible()
         expect(page.get_by_role("link", name=bot_name)).to_have_count(0)
-        # Every person's name in the standings and the tables is a link.
+        # Every person's name in the standings and the round (its tables, or its bye: five
+        # players at tables of 4 or 3 leave one out) is a link.
         for name in ("Alice W.", "Bob", "Carol", "Erin"):
             expect(page.locator("table.standings").get_by_role("link", name=name)).to_have_count(1)
-            expect(page.locator("table.tables").get_by_role("link", name=name)).to_have_count(1)
+            expect(page.locator("section.round").get_by_role("link", name=name)).to_have_count(1)
         assert screenshot(page, f"names-event-{width}").read_bytes().startswith(PNG_SIGNATURE)
 
         page.locator("table.standings").get_by_role("link", name="Alice W.").click()
