@@ -35,6 +35,7 @@ from django.utils.html import format_html
 from games import engine, options, selectors, services
 from games.describe import sentence
 from games.models import Game, Move, Seat
+from ww5site.durations import ShortDurationsAdmin, ShortDurationsInline
 from ww5site.readonly import ReadOnlyAdminMixin
 
 
@@ -147,7 +148,7 @@ class ReplaceForm(ForfeitForm):
 # --- inlines -------------------------------------------------------------------------
 
 
-class ReadOnlyInline(ReadOnlyAdminMixin, admin.TabularInline):
+class ReadOnlyInline(ShortDurationsInline, ReadOnlyAdminMixin, admin.TabularInline):
     """Shown with the game, never edited there: seats change only through services."""
 
     extra = 0
@@ -237,7 +238,7 @@ class MoveAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
 
 
 @admin.register(Game)
-class GameAdmin(admin.ModelAdmin):
+class GameAdmin(ShortDurationsAdmin, admin.ModelAdmin):
     list_display = (
         "id",
         "name",

@@ -21,13 +21,12 @@ from tournaments.models import League, Membership
 from ww5site import durations
 
 
-class LeagueScopedAdmin(admin.ModelAdmin):
+class LeagueScopedAdmin(durations.ShortDurationsAdmin, admin.ModelAdmin):
     """An admin whose objects belong to a league (``league_field``: the lookup from the
-    model to its league, "" for the league itself)."""
+    model to its league, "" for the league itself). Its durations are typed and shown as
+    people write them: "2d", "12h", "1d 12h"."""
 
     league_field = "league"
-    # Durations are typed and shown as people write them: "2d", "12h", "1d 12h".
-    formfield_overrides = durations.ADMIN_OVERRIDES
 
     def _organised(self, request: HttpRequest) -> QuerySet[League]:
         return selectors.organised_leagues(request.user)

@@ -3,18 +3,24 @@
 ``words`` is for pages and mails, ``short`` for a form's field, and ``parse`` reads what
 an organiser types, so a value shown in a form reads back as itself. ``DurationField``
 is the form field the admin uses for every duration; it only parses and formats, so any
-bounds a model or form sets are its validators, checked as usual.
+bounds a model or form sets are its validators, checked as usual. ``ShortDurationsAdmin``
+gives an admin that field, and shows the durations it shows read-only or in its list's
+columns the same way.
 """
 
 from __future__ import annotations
 
+import functools
 import re
+from collections.abc import Sequence
 from datetime import timedelta
 from typing import Any
 
 from django import forms
+from django.contrib import admin
 from django.core.exceptions import ValidationError
 from django.db import models
+from django.http import HttpRequest
 from django.utils.dateparse import parse_duration
 
 UNITS = (("day", 86400), ("hour", 3600), ("minute", 60), ("second", 1))
@@ -116,3 +122,140 @@ def _in_words(error: ValidationError) -> ValidationError:
 
 # A ModelAdmin's ``formfield_overrides``: every model duration gets the field above.
 ADMIN_OVERRIDES: dict[Any, dict[str, Any]] = {models.DurationField: {"form_class": DurationField}}
+
+
+class ShortDurationsAdmin:
+    """A ``ModelAdmin`` (put it first among the bases; an inline takes
+    ``ShortDurationsInline``) whose durations are typed as people write them, and shown
+    so where the page shows them read-only and in the list's columns: "2d", "1d 12h",
+    where Django's own display says "2 days, 0:00:00".
+
+    Django shows a read-only model field, or a list column, with its own display for the
+    field's type, which no field or widget changes. So each such duration is swapped, in
+    the page's fields and in the list's columns, for a ``Display`` of the same name (the
+    page keeps the field's label, help text and CSS class; the column still sorts by the
+    field), which joins the read-only fields. An admin's own
+    ``get_readonly_fields`` (read-only fields chosen per object, as an event's settings
+    once it has started) is wrapped so as well.
+    """
+
+    formfield_overrides = ADMIN_OVERRIDES
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        own = cls.__dict__.get("get_readonly_fields")
+        if own is not None and not getattr(own, "shows_durations", False):
+
+            @functools.wraps(own)
+            def get_readonly_fields(self: Any, request: HttpRequest, obj: Any = None) -> Any:
+                return self._with_displays(own(self, request, obj))
+
+            get_readonly_fields.shows_durations = True  # type: ignore[attr-defined]
+            cls.get_readonly_fields = get_readonly_fields  # type: ignore[method-assign]
+
+    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> Sequence[Any]:
+        return self._with_displays(super().get_readonly_fields(request, obj))  # type: ignore[misc]
+
+    def get_fieldsets(self, request: HttpRequest, obj: Any = None) -> list[Any]:
+        readonly = set(self.get_readonly_fields(request, obj))
+        everything = self._all_readonly(request, obj)
+        seen: set[Any] = set()
+
+        def swapped(field: Any) -> Any:
+            """The field or its display function; None if the page has it already
+            (Django lists a read-only field that no fieldset names both as itself and
+            as its display)."""
+            if self._is_duration(field) and (everything or field in readonly):
+                field = self._display(field)
+            if field in seen:
+                return None
+            seen.add(field)
+            return field
+
+        fieldsets = []
+        for name, options in super().get_fieldsets(request, obj):  # type: ignore[misc]
+            lines: list[Any] = []
+            for line in options.get("fields", ()):
+                if isinstance(line, list | tuple):
+                    kept = tuple(f for f in map(swapped, line) if f is not None)
+                    lines += [kept] if kept else []
+                elif (field := swapped(line)) is not None:
+                    lines.append(field)
+            fieldsets.append((name, {**options, "fields": lines}))
+        return fieldsets
+
+    def get_list_display(self, request: HttpRequest) -> Sequence[Any]:
+        editable = set(getattr(self, "list_editable", ()))
+        return [
+            self._display(name) if self._is_duration(name) and name not in editable else name
+            for name in super().get_list_display(request)  # type: ignore[misc]
+        ]
+
+    def _with_displays(self, readonly: Sequence[Any]) -> list[Any]:
+        """The read-only fields, and the display function of each duration among them."""
+        shown = list(readonly)
+        wanted = [self._display(name) for name in readonly if self._is_duration(name)]
+        return shown + [display for display in wanted if display not in shown]
+
+    def _all_readonly(self, request: HttpRequest, obj: Any) -> bool:
+        """Is the whole page read-only (a change page the user may only view)?"""
+        me: Any = self
+        if isinstance(self, admin.options.InlineModelAdmin):
+            return not (
+                me.has_change_permission(request, obj) or me.has_add_permission(request, obj)
+            )
+        return obj is not None and not me.has_change_permission(request, obj)
+
+    def _is_duration(self, name: Any) -> bool:
+        if not isinstance(name, str):
+            return False
+        model: type[models.Model] = self.model  # type: ignore[attr-defined]
+        field = next((f for f in model._meta.concrete_fields if f.name == name), None)
+        return isinstance(field, models.DurationField)
+
+    def _display(self, name: str) -> Display:
+        """The display of duration ``name``: made once per admin and name, as the admin
+        finds a page's read-only fields by identity."""
+        made: dict[str, Display] = self.__dict__.setdefault("_duration_displays", {})
+        if name not in made:
+            made[name] = Display(self, name)
+        return made[name]
+
+
+class ShortDurationsInline(ShortDurationsAdmin):
+    """``ShortDurationsAdmin`` for an inline: its table's head also gives a shown
+    duration its field's help text (it looks for one in the form's help texts only)."""
+
+    def get_formset(self, request: HttpRequest, obj: Any = None, **kwargs: Any) -> Any:
+        model: type[models.Model] = self.model  # type: ignore[attr-defined]
+        helps = {
+            self._display(f.name): f.help_text
+            for f in model._meta.concrete_fields
+            if isinstance(f, models.DurationField)
+        }
+        kwargs["help_texts"] = {**helps, **kwargs.get("help_texts", {})}
+        return super().get_formset(request, obj, **kwargs)  # type: ignore[misc]
+
+
+class Display:
+    """A read-only duration as the admin shows it ("1d 12h"), called with the object as
+    a display function is. It reads as its field's name, so a page's CSS class, help
+    text and column header are the field's."""
+
+    do_not_call_in_templates = True  # a template shows its name, not a call's answer
+
+    def __init__(self, model_admin: Any, name: str) -> None:
+        field = model_admin.model._meta.get_field(name)
+        self.model_admin, self.name, self.__name__ = model_admin, name, name
+        self.short_description = field.verbose_name
+        self.help_text = field.help_text
+        self.admin_order_field = name  # the list's column sorts by the field
+
+    def __call__(self, obj: models.Model) -> str:
+        value = getattr(obj, self.name)
+        if value is None:
+            return str(self.model_admin.get_empty_value_display())
+        return short(value)
+
+    def __str__(self) -> str:
+        return self.name

@@ -132,6 +132,49 @@ def test_game_page_shows_seats_move_log_and_pretty_position_read_only(
     assert 'name="seats-0-user"' not in page  # the seat inline has no form fields
 
 
+def test_game_page_shows_durations_as_people_write_them(
+    admin_client: Client, dice: LoadedDice, alice: AbstractBaseUser, bob: AbstractBaseUser
+) -> None:
+    game = seated_game(
+        dice,
+        [alice, bob],
+        time_control="bank",
+        decision_time=timedelta(days=1, hours=12),
+        retreat_time=timedelta(minutes=90),
+        bank_time=timedelta(days=3),
+        increment=timedelta(hours=12),
+    )
+
+    page = admin_client.get(change_page(game)).content.decode()
+
+    shown = {name: readonly_value(page, name) for name in SHOWN_DURATIONS}
+    assert shown == {
+        "decision_time": "1d 12h",
+        "retreat_time": "1h 30min",
+        "bank_time": "3d",
+        "increment": "12h",
+    }
+    # Each seat's bank, in the seats' table.
+    banks = re.findall(r'<td class="field-bank_left">\s*<p>(.*?)</p>', page, re.S)
+    assert banks == ["3d", "3d"]
+    assert "Each player's time bank at the start" in page  # the fields' help stays
+    assert 'column-bank_left">Bank left' in page and "What is left of the player" in page
+    assert ", 0:00:00" not in page and not re.search(r"\b\d+ days?, \d", page)
+    assert not re.search(r">\s*\d+:\d\d:\d\d\s*<", page)
+
+
+SHOWN_DURATIONS = ("decision_time", "retreat_time", "bank_time", "increment")
+
+
+def readonly_value(html: str, name: str) -> str:
+    """What the admin page shows of read-only field ``name``."""
+    found = re.search(
+        rf'class="[^"]*\bfield-{name}\b.*?<div class="readonly">(.*?)</div>', html, re.S
+    )
+    assert found, f"{name} is not shown read-only"
+    return found.group(1).strip()
+
+
 def test_game_page_links_to_the_organisers_tools(admin_client: Client, game_in_play: Game) -> None:
     game = game_in_play
     page = admin_client.get(change_page(game)).content.decode()

@@ -3,12 +3,25 @@
 from __future__ import annotations
 
 from datetime import timedelta
+from typing import Any
 
 import pytest
 from django import forms
+from django.contrib import admin
+from django.contrib.admin.utils import flatten_fieldsets
 from django.core.validators import MaxValueValidator
+from django.db import models
+from django.test import RequestFactory
 
-from ww5site.durations import DurationField, parse, short, words
+from ratings.models import Ladder
+from ww5site.durations import (
+    DurationField,
+    ShortDurationsAdmin,
+    ShortDurationsInline,
+    parse,
+    short,
+    words,
+)
 
 DAY, HOUR, MINUTE = timedelta(days=1), timedelta(hours=1), timedelta(minutes=1)
 
@@ -77,3 +90,55 @@ def test_the_form_field_leaves_bounds_to_its_validators() -> None:
 def test_the_form_field_shows_its_value_in_short() -> None:
     form = Settings(initial={"round_time": 14 * DAY})
     assert 'value="14d"' in str(form["round_time"])
+
+
+# --- the admin: durations shown read-only and in lists ---------------------------------
+
+
+def test_every_admin_of_a_model_with_durations_shows_them_short() -> None:
+    """Each admin page (and inline) of a model with a duration uses the project's
+    admin for durations, so that none reads "2 days, 0:00:00" where it is read-only."""
+
+    def has_durations(model: type[models.Model]) -> bool:
+        return any(isinstance(f, models.DurationField) for f in model._meta.concrete_fields)
+
+    checked = set()
+    for model, model_admin in admin.site._registry.items():
+        if has_durations(model):
+            assert isinstance(model_admin, ShortDurationsAdmin), model
+            checked.add(model._meta.label)
+        for inline in model_admin.inlines:
+            if has_durations(inline.model):
+                assert issubclass(inline, ShortDurationsInline), inline
+                checked.add(inline.model._meta.label)
+    assert checked >= {"games.Game", "games.Seat", "tournaments.Tournament", "ratings.Ladder"}
+
+
+class LadderDurations(ShortDurationsAdmin, admin.ModelAdmin):
+    """An admin with no fieldsets of its own: Django lists its read-only fields after
+    the form's."""
+
+    list_display = ("name", "decision_time", "season_length")
+    readonly_fields = ("name", "decision_time", "season_length")
+
+
+@pytest.mark.django_db
+def test_an_admins_read_only_durations_and_columns_read_short(
+    rf: RequestFactory, admin_user: Any
+) -> None:
+    model_admin = LadderDurations(Ladder, admin.AdminSite(name="durations"))
+    request = rf.get("/")
+    request.user = admin_user
+    ladder = Ladder(name="Club ladder", decision_time=timedelta(days=1, hours=12))
+
+    columns = model_admin.get_list_display(request)
+    fields = flatten_fieldsets(model_admin.get_fieldsets(request, ladder))
+    readonly = model_admin.get_readonly_fields(request, ladder)
+
+    assert [c if isinstance(c, str) else c(ladder) for c in columns] == ["name", "1d 12h", "-"]
+    assert [str(c) for c in columns] == ["name", "decision_time", "season_length"]
+    shown = [f for f in fields if not isinstance(f, str)]
+    assert [str(f) for f in shown] == ["decision_time", "season_length"]  # each once
+    assert "decision_time" not in fields and all(f in readonly for f in shown)
+    assert "retreat_time" in fields  # an editable duration stays a field of the form
+    assert "decision_time" not in model_admin.get_form(request, ladder).base_fields

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 from datetime import timedelta
 from typing import Any
 
@@ -522,6 +523,64 @@ def test_an_organiser_types_durations_as_people_write_them(league_a: League, ann
     assert 'name="decision_time" value="2d"' in html and 'value="1d 12h"' in html
     assert 'value="1h 30min"' in html and 'name="round_time" value="14d"' in html
     assert "0:00:00" not in html
+
+
+def readonly_value(html: str, name: str) -> str:
+    """What the admin page shows of read-only field ``name`` (its text, tags removed)."""
+    found = re.search(
+        rf'class="[^"]*\bfield-{name}\b.*?<div class="readonly">(.*?)</div>', html, re.S
+    )
+    assert found, f"{name} is not shown read-only"
+    return re.sub(r"<[^>]+>", "", found.group(1)).strip()
+
+
+def no_clock_durations(html: str) -> None:
+    """No duration on the page reads as Python prints one ("2 days, 0:00:00")."""
+    assert ", 0:00:00" not in html and not re.search(r"\b\d+ days?, \d", html)
+    assert not re.search(r">\s*\d+:\d\d:\d\d\s*<", html)
+
+
+def test_a_started_events_settings_show_their_durations_as_people_write_them(
+    league_a: League, anna: Any
+) -> None:
+    event = bot_event(
+        league_a,
+        anna,
+        4,
+        swiss_rounds=1,
+        decision_time=timedelta(days=2),
+        retreat_time=timedelta(minutes=90),
+        bank_time=timedelta(days=5),
+        increment=timedelta(days=1, hours=12),
+    )
+    services.start_event(event, anna)
+
+    page = signed_in(anna).get(reverse("admin:tournaments_tournament_change", args=[event.pk]))
+
+    assert page.status_code == 200
+    html = page.content.decode()
+    shown = {name: readonly_value(html, name) for name in SHOWN_DURATIONS}
+    assert shown == {
+        "decision_time": "2d",
+        "retreat_time": "1h 30min",
+        "bank_time": "5d",
+        "increment": "1d 12h",
+    }
+    assert 'name="round_time" value="14d"' in html  # still changed, from the next round
+    no_clock_durations(html)
+
+
+SHOWN_DURATIONS = ("decision_time", "retreat_time", "bank_time", "increment")
+
+
+def test_a_started_event_of_another_league_shows_nothing(
+    league_a: League, event_b: Tournament, anna: Any, boris: Any
+) -> None:
+    services.start_event(event_b, boris)
+
+    page = signed_in(anna).get(reverse("admin:tournaments_tournament_change", args=[event_b.pk]))
+
+    assert page.status_code == 302 and page["Location"] == reverse("admin:index")
 
 
 def test_a_duration_that_says_nothing_is_refused_with_an_example(
