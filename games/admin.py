@@ -25,6 +25,7 @@ from django.contrib import admin, messages
 from django.contrib.admin.helpers import ACTION_CHECKBOX_NAME
 from django.contrib.auth import get_user_model
 from django.core.exceptions import PermissionDenied
+from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db.models import Model, QuerySet
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404
@@ -35,6 +36,7 @@ from django.utils.html import format_html
 from games import engine, options, selectors, services
 from games.describe import sentence
 from games.models import Game, Move, Seat
+from ww5site import durations
 from ww5site.durations import ShortDurationsAdmin, ShortDurationsInline
 from ww5site.readonly import ReadOnlyAdminMixin
 
@@ -87,9 +89,16 @@ class ReasonForm(forms.Form):
     reason = reason_field()
 
 
+# The longest extension of a deadline at once; a longer one is made in steps.
+LONGEST_EXTENSION = timedelta(days=365)
+
+
 class ExtendForm(ReasonForm):
-    hours = forms.IntegerField(
-        min_value=1, max_value=24 * 365, initial=24, label="Hours to add to the deadline"
+    extension = durations.DurationField(
+        initial=timedelta(days=1),
+        validators=[MinValueValidator(options.MINUTE), MaxValueValidator(LONGEST_EXTENSION)],
+        label="Add to the deadline",
+        help_text=durations.HINT,
     )
 
 
@@ -418,14 +427,14 @@ class GameAdmin(ShortDurationsAdmin, admin.ModelAdmin):
     ) -> HttpResponse | None:
         form = ExtendForm(request.POST if "apply" in request.POST else None)
         if form.is_valid():
-            hours = form.cleaned_data["hours"]
+            extension = form.cleaned_data["extension"]
             self._each(
                 request,
                 queryset,
                 lambda g: services.extend_deadline(
-                    g.pk, request.user, timedelta(hours=hours), form.cleaned_data["reason"]
+                    g.pk, request.user, extension, form.cleaned_data["reason"]
                 ),
-                f"deadline extended by {hours} hour{'' if hours == 1 else 's'}",
+                f"deadline extended by {durations.words(extension)}",
                 "extend the deadline of",
             )
             return self._back(request, queryset)

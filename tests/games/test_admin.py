@@ -13,10 +13,11 @@ from django.contrib.auth.models import AbstractBaseUser, Permission
 from django.contrib.messages import get_messages
 from django.test import Client
 from django.urls import reverse
+from django.utils.html import escape
 
 from games import engine, services
 from games.admin import MoveAdmin
-from games.models import Game, Move
+from games.models import Game, GameEvent, Move
 from tests.games import factories
 from tests.games.factories import STRICT_SETUP, Clock, LoadedDice, play, seated_game, snapshot
 
@@ -297,7 +298,7 @@ def test_resuming_a_game_that_is_not_paused_is_refused(admin_client: Client, gam
     assert snapshot(game) == before
 
 
-def test_extending_a_deadline_asks_for_hours_then_adds_them(
+def test_extending_a_deadline_asks_for_a_duration_then_adds_it(
     admin_client: Client, game: Game
 ) -> None:
     deadline = game.deadline
@@ -305,16 +306,43 @@ def test_extending_a_deadline_asks_for_hours_then_adds_them(
 
     form = run_action(admin_client, "extend_deadlines", game)
     game.refresh_from_db()
-    assert form.status_code == 200 and "Hours to add" in form.content.decode()
+    page = form.content.decode()
+    assert form.status_code == 200 and "Add to the deadline" in page
+    assert 'name="extension" value="1d"' in page and "90 min" in page  # its example
     assert game.deadline == deadline
 
-    response = run_action(admin_client, "extend_deadlines", game, apply="1", hours="5")
+    response = run_action(admin_client, "extend_deadlines", game, apply="1", extension="1d 12h")
 
     game.refresh_from_db()
-    assert game.deadline == deadline + timedelta(hours=5)
-    assert (messages.SUCCESS, "Alice v Bob: deadline extended by 5 hours.") in (
+    assert game.deadline == deadline + timedelta(hours=36)
+    assert (messages.SUCCESS, "Alice v Bob: deadline extended by 1 day, 12 hours.") in (
         messages_of(response)
     )
+    event = GameEvent.objects.get(game=game, kind=GameEvent.Kind.EXTEND)
+    assert event.text.endswith("deadline by 1 day, 12 hours.")  # as the players are told
+
+
+@pytest.mark.parametrize(
+    ("typed", "extension"),
+    [
+        ("12h", timedelta(hours=12)),
+        ("90 min", timedelta(minutes=90)),
+        ("2d", timedelta(days=2)),
+        ("2 days", timedelta(days=2)),
+        ("1 week", timedelta(days=7)),
+        ("365d", timedelta(days=365)),  # the longest extension at once
+    ],
+)
+def test_a_deadline_is_extended_by_a_duration_as_people_write_it(
+    admin_client: Client, game: Game, typed: str, extension: timedelta
+) -> None:
+    deadline = game.deadline
+    assert deadline is not None
+
+    run_action(admin_client, "extend_deadlines", game, apply="1", extension=typed)
+
+    game.refresh_from_db()
+    assert game.deadline == deadline + extension
 
 
 def test_extending_from_the_game_page_returns_to_it(admin_client: Client, game: Game) -> None:
@@ -323,7 +351,7 @@ def test_extending_from_the_game_page_returns_to_it(admin_client: Client, game: 
     page = admin_client.get(change_page(game))
 
     form = submit(admin_client, page, 'value="extend_deadlines"')
-    response = submit(admin_client, form, 'name="hours"', hours="2", apply="1")
+    response = submit(admin_client, form, 'name="extension"', extension="2h", apply="1")
 
     game.refresh_from_db()
     assert game.deadline == deadline + timedelta(hours=2)
@@ -333,14 +361,30 @@ def test_extending_from_the_game_page_returns_to_it(admin_client: Client, game: 
     )
 
 
-def test_extending_by_no_time_is_refused(admin_client: Client, game: Game) -> None:
+@pytest.mark.parametrize(
+    ("typed", "told"),
+    [
+        ("soon", 'Write a duration such as "2d", "12h", "90 min" or "1d 12h".'),
+        ("24", 'Write a duration such as "2d", "12h", "90 min" or "1d 12h".'),  # hours? days?
+        ("2 parsecs", 'Write a duration such as "2d", "12h", "90 min" or "1d 12h".'),
+        ("0h", "Ensure this value is greater than or equal to 1 minute."),
+        ("366d", "Ensure this value is less than or equal to 365 days."),
+        ("9999999999d", "That duration is too long."),  # past any date
+        ("", "This field is required."),
+    ],
+)
+def test_extending_by_what_is_no_duration_or_out_of_bounds_is_refused(
+    admin_client: Client, game: Game, typed: str, told: str
+) -> None:
     before = snapshot(game)
 
-    response = run_action(admin_client, "extend_deadlines", game, apply="1", hours="0")
+    response = run_action(admin_client, "extend_deadlines", game, apply="1", extension=typed)
 
     assert response.status_code == 200
-    assert "greater than or equal to 1" in response.content.decode()
+    assert escape(told) in response.content.decode()
     assert snapshot(game) == before
+    assert not GameEvent.objects.filter(game=game, kind=GameEvent.Kind.EXTEND).exists()
+    assert not messages_of(response)  # nothing was done, so nothing is reported done
 
 
 def test_extending_a_finished_games_deadline_is_refused(
@@ -349,7 +393,7 @@ def test_extending_a_finished_games_deadline_is_refused(
     services.abandon_game(game.pk, admin_user)
     before = snapshot(game)
 
-    response = run_action(admin_client, "extend_deadlines", game, apply="1", hours="5")
+    response = run_action(admin_client, "extend_deadlines", game, apply="1", extension="5h")
 
     assert (
         messages.ERROR,

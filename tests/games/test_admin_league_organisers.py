@@ -74,11 +74,13 @@ class TestLeagueOrganisersManageTheirGames(TwoLeaguesTestCase):
             before = game.deadline
             assert before is not None
 
-            response = self.act("extend_deadlines", game, apply="1", hours="24", reason="Storm")
+            response = self.act(
+                "extend_deadlines", game, apply="1", extension="1d 12h", reason="Storm"
+            )
 
             game.refresh_from_db()
             assert response.status_code == 200
-            assert game.deadline == before + timedelta(hours=24)
+            assert game.deadline == before + timedelta(hours=36)
             event = GameEvent.objects.get(game=game, kind=GameEvent.Kind.EXTEND)
             assert event.actor_id == self.w.a.organiser.pk and event.reason == "Storm"
 
@@ -128,7 +130,7 @@ class TestLeagueOrganisersManageTheirGames(TwoLeaguesTestCase):
             self.anna.post(game_page("forfeit", game), {"seat": seat.pk})
             self.anna.post(game_page("replace", game), {"seat": seat.pk, "username": "anna"})
             self.act("pause_games", game)
-            self.act("extend_deadlines", game, apply="1", hours="24")
+            self.act("extend_deadlines", game, apply="1", extension="1d 12h")
             self.act("abandon_games", game, confirm="yes")
             change = self.anna.get(reverse("admin:games_game_change", args=[game.pk]))
 

@@ -560,7 +560,7 @@ def check_model_admin(t: ScopeCase, model: type[Model]) -> None:
             "post": "yes",
             "apply": "1",
             "confirm": "yes",
-            "hours": "24",
+            "extension": "1d 12h",
         }
         response = t.anna.post(admin_url(model, "changelist"), data, follow=True)
         t.assert_nothing_foreign(response.content.decode())
