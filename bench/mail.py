@@ -379,6 +379,9 @@ def deliver(
         make: Any = threading.Thread
     else:
         connections.close_all()  # a forked child must not share the parent's connection
+        from games import boardpng
+
+        boardpng.warm_up()  # as a worker's main process does before its pool forks
         context = multiprocessing.get_context("fork")
         events = {k: context.Event() for k in ["go", "release"]}
         events |= {f"ready {n}": context.Event() for n in names}

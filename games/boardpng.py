@@ -109,6 +109,16 @@ def board_png(
     return _encode(_compose(art, pieces, names, marks, indexed=False), painted)
 
 
+def warm_up() -> None:
+    """Lay out every board's picture once (its labels, ports and art: about 0.75 s of CPU
+    a board), so that processes forked after it (a worker's pool) draw their first mail's
+    picture as fast as the next ones, instead of each paying for the layout again."""
+    from games.engine import BOARDS
+
+    for board in BOARDS.values():
+        board_png(board, {})
+
+
 def _marked(marks: Marks) -> bool:
     return bool(marks.steps or marks.changed or marks.attacked or marks.retreats)
 

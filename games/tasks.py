@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from celery import shared_task
+from celery.signals import worker_init
 
 from games import services
 
@@ -43,3 +44,12 @@ def send_digests() -> int:
     from games.digests import sweep_digests
 
     return len(sweep_digests())
+
+
+@worker_init.connect
+def lay_out_board_pictures(**kwargs: object) -> None:
+    """In the worker's main process, before its pool forks: every board picture's layout,
+    which the pool's processes then share instead of each computing it for its first mail."""
+    from games import boardpng
+
+    boardpng.warm_up()

@@ -489,3 +489,18 @@ def test_marks_give_the_same_bytes_again() -> None:
     boardpng._art_of.cache_clear()
 
     assert boardpng.board_png(board, placed, NAMES, marks) == first
+
+
+def test_a_workers_main_process_lays_out_every_board_picture_before_its_pool_forks() -> None:
+    from celery.signals import worker_init
+
+    from games import boardpng, tasks
+    from games.engine import BOARDS
+
+    boardpng._art_of.cache_clear()
+    receivers = [receiver() for _, receiver in worker_init.receivers]
+    assert tasks.lay_out_board_pictures in receivers
+
+    tasks.lay_out_board_pictures(sender=None)  # as the signal calls it
+
+    assert boardpng._art_of.cache_info().currsize == len(BOARDS)
