@@ -100,7 +100,7 @@ def table_title(event: str, round_number: int, table_number: int) -> str:
 
 def past_results(league: League, user: AbstractBaseUser | None) -> list[dict[str, Any]]:
     """The league's finished events the user may see, latest first, with their podium
-    (the top three of the final standings)."""
+    (the top three of the final standings: rank, entry, points)."""
     from tournaments import history
     from tournaments.models import Entry
 
@@ -108,12 +108,12 @@ def past_results(league: League, user: AbstractBaseUser | None) -> list[dict[str
     finished = events_of(league, user).filter(status=Tournament.Status.FINISHED)
     for event in finished.order_by("-finished_at"):
         lines = history.standings(event).lines[:3]
-        names = dict(
-            (e.pk, e.name)
+        entries = dict(
+            (e.pk, e)
             for e in Entry.objects.filter(pk__in=[line.player for line in lines]).select_related(
                 "user__profile"
             )
         )
-        podium = [(line.rank, names[line.player], line.points) for line in lines]
+        podium = [(line.rank, entries[line.player], line.points) for line in lines]
         found.append({"event": event, "podium": podium})
     return found
