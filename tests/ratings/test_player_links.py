@@ -26,7 +26,7 @@ from ratings.models import Ladder
 from tests.games.factories import STRICT_SETUP, dice, mails_of, play, seat_of, seated_game
 from tests.ratings.conftest import end, table
 from tournaments import jobs, rounds, services
-from tournaments.models import League
+from tournaments.models import League, Table
 
 __all__ = ["dice"]
 
@@ -280,3 +280,51 @@ def test_a_leagues_past_events_link_their_podium(
     assert shown and shown <= {"alice", "bob", "carol"}
     assert all(links(podium)[name] == f"/players/{name}/" for name in shown)
     assert f">{bot.name}</a>" not in podium
+
+
+def test_the_table_mail_links_the_opponents_with_the_sites_address(
+    league: League, anna: Any, alice: Any, bob: Any, carol: Any, settings: Any
+) -> None:
+    settings.SITE_URL = "https://ww5.example.org"
+    update_profile(carol, "Carol C.", "UTC", "each")
+    event = services.create_tournament(league, anna, "Table Cup")
+    services.open_registration(event, anna)
+    for player in (alice, bob, carol):
+        services.register(event, player)
+    bot = services.add_bot(event, anna)
+    rounds.start(event.pk)
+
+    mail = OutgoingMail.objects.get(kind="tournament_table", to_user=alice)
+
+    assert '<a class="player" href="https://ww5.example.org/players/bob/">bob</a>' in (
+        mail.body_html
+    )
+    assert 'href="https://ww5.example.org/players/carol/">Carol C.</a>' in mail.body_html
+    assert bot.name in mail.body_html and f">{bot.name}</a>" not in mail.body_html
+    assert "/players/alice/" not in mail.body_html  # not against themselves
+    assert "Carol C." in mail.body_text and "/players/" not in mail.body_text
+
+
+def test_the_corrected_result_mail_links_the_players_with_the_sites_address(
+    league: League, anna: Any, alice: Any, bob: Any, carol: Any, settings: Any
+) -> None:
+    settings.SITE_URL = "https://ww5.example.org"
+    event = services.create_tournament(league, anna, "Fix Cup", swiss_rounds=1)
+    services.open_registration(event, anna)
+    for player in (alice, bob, carol):
+        services.register(event, player)
+    bot = services.add_bot(event, anna)
+    rounds.start(event.pk)
+    game = Game.objects.get(tournament_table__round__tournament=event)
+    games.adjudicate(game.pk, [[s.player_name] for s in game.seats.order_by("number")], "test")
+    found = Table.objects.get(round__tournament=event)
+    order = [entry for group in found.result for entry in group][::-1]
+    services.correct_result(event, anna, found.pk, [[entry] for entry in order], "a lost mail")
+
+    mail = OutgoingMail.objects.get(kind="tournament_corrected", to_user=alice)
+
+    for name in ("alice", "bob", "carol"):
+        link = f'<a class="player" href="https://ww5.example.org/players/{name}/">{name}</a>'
+        assert link in mail.body_html
+    assert f"{bot.name}</li>" in mail.body_html and f">{bot.name}</a>" not in mail.body_html
+    assert "/players/" not in mail.body_text
