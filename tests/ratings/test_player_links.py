@@ -328,3 +328,14 @@ def test_the_corrected_result_mail_links_the_players_with_the_sites_address(
         assert link in mail.body_html
     assert f"{bot.name}</li>" in mail.body_html and f">{bot.name}</a>" not in mail.body_html
     assert "/players/" not in mail.body_text
+
+
+def test_the_game_page_links_the_player_it_waits_for(dice: Any, alice: Any, bob: Any) -> None:
+    game = seated_game(dice, [alice, bob])
+    assert game.to_move is not None and game.to_move.user is not None
+    username = game.to_move.user.get_username()
+
+    text = Client().get(reverse("games:detail", args=[game.pk])).content.decode()
+
+    link = f'waits for <strong><a class="player" href="/players/{username}/">{username}</a>'
+    assert link in text
