@@ -28,6 +28,9 @@ OUTLINE: RGB = (0x22, 0x22, 0x22)
 INK: RGB = (0x11, 0x11, 0x11)
 CONTINENT_INK: RGB = (0x33, 0x33, 0x33)
 FALLBACK: RGB = (0x80, 0x80, 0x80)
+# A piece's white halo and dark outline, in layout units, as the web board draws them.
+HALO_WIDTH = 5
+OUTLINE_WIDTH = 2
 
 
 @lru_cache(maxsize=1024)
@@ -135,3 +138,22 @@ def write(draw: ImageDraw.ImageDraw, text: Text, offset: tuple[int, int], ink: R
 def font_of(text: Text) -> Font:
     """A label's font at the picture's size (a text size in layout units, rounded up)."""
     return font(math.ceil(text.size * SCALE))
+
+
+def draw_piece(
+    canvas: Image.Image, corners: Sequence[tuple[float, float]], fill: RGB, k: float
+) -> Image.Image:
+    """A piece's triangle on ``canvas`` (``corners`` in canvas pixels, ``k`` canvas
+    pixels per layout unit): a white halo under a dark outline, both centred on its
+    edges as the web board's strokes are, so a piece stands out even on its own
+    continent's colour. Returns the mask of what was drawn (255: halo or triangle)."""
+    closed = [*corners, *corners[:2]]  # past the first corner, so its joint is round too
+    draw = ImageDraw.Draw(canvas)
+    draw.line(closed, WHITE, round(HALO_WIDTH * k), joint="curve")
+    draw.polygon(list(corners), fill)
+    draw.line(closed, OUTLINE, round(OUTLINE_WIDTH * k), joint="curve")
+    mask = Image.new("L", canvas.size, 0)
+    shape = ImageDraw.Draw(mask)
+    shape.line(closed, 255, round(HALO_WIDTH * k), joint="curve")
+    shape.polygon(list(corners), 255)
+    return mask

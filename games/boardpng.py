@@ -47,8 +47,8 @@ from games.boardpaint import (
     WHITE,
     WIDTH_PX,
     Patch,
-    changed,
     dashed_line,
+    draw_piece,
     font,
     ink_box,
     mix,
@@ -209,17 +209,19 @@ class _Art:
         return (corner_x + dx, corner_y + dy), true_color, index, mask
 
     def _triangle(self, x: int, y: int, pips: int, fill: RGB) -> Patch:
-        """A triangle at (x, y) of a white square SPRITE_UNITS wide, cut to its pixels."""
+        """A triangle at (x, y) of a white square SPRITE_UNITS wide with its halo, cut
+        to its pixels. The mask takes a pixel at least half covered, whole: the patch
+        is pasted as palette indices, which do not blend."""
         k = SCALE * SUPERSAMPLE
         side = round(SPRITE_UNITS * k)
         canvas = Image.new("RGB", (side, side), WHITE)
         corners = [(u * k, v * k) for u, v in triangle_points(x, y, pips)]
-        ImageDraw.Draw(canvas).polygon(corners, fill, OUTLINE, round(1.5 * k))
+        covered = draw_piece(canvas, corners, fill, k).reduce(SUPERSAMPLE)
         square = canvas.reduce(SUPERSAMPLE)
-        box = changed(square, Image.new("RGB", square.size, WHITE)).getbbox() or (0, 0, 1, 1)
+        whole = covered.point(lambda v: 255 if v >= 128 else 0, "1")
+        box = whole.getbbox() or (0, 0, 1, 1)
         patch = square.crop(box)
-        mask = changed(patch, Image.new("RGB", patch.size, WHITE))
-        return (box[0], box[1]), patch, self.index(patch), mask
+        return (box[0], box[1]), patch, self.index(patch), whole.crop(box)
 
     def label(self, tid: str, piece: Piece) -> Patch:
         """The piece label under territory ``tid``'s name, on its plate over the map
@@ -423,7 +425,7 @@ def _palette_sample(base: Image.Image, colors: Iterable[RGB]) -> Image.Image:
             canvas = Image.new("RGB", (size * SUPERSAMPLE, size * SUPERSAMPLE), WHITE)
             middle = SPRITE_UNITS // 2
             corners = [(u * k, v * k) for u, v in triangle_points(middle, middle, pips)]
-            ImageDraw.Draw(canvas).polygon(corners, color, OUTLINE, round(1.5 * k))
+            draw_piece(canvas, corners, color, k)
             triangles.append(canvas.reduce(SUPERSAMPLE))
     strip_px = 2 * LEGEND_ROW_PX
     width = max(base.width, size * len(triangles))

@@ -247,6 +247,7 @@ def queue_start_mails(game: Game, seats: list[Seat]) -> None:
     players = [
         {
             "name": s.display_name,
+            "seat": s,
             "color": s.player_name,
             "home": describe.continent(board, s.home),  # its name: "North America"
         }

@@ -7,7 +7,7 @@ comes back to the game page with the service's message and nothing changed.
 from __future__ import annotations
 
 import zoneinfo
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import datetime, timedelta
 from functools import wraps
 from typing import Any
@@ -82,9 +82,12 @@ def position_context(
     state: State | None,
     names: dict[str, str],
     events: Sequence[Mapping[str, Any]] = (),
+    seats: Iterable[Seat] = (),
 ) -> dict[str, Any]:
     """The board picture, the same position as a table, and each player's supply.
-    ``events``: the last move's, which the picture marks (with a pending retreat)."""
+    ``events``: the last move's, which the picture marks (with a pending retreat);
+    ``seats``: the game's seats, whose players the key and the supply table link."""
+    seat_of = {s.player_name: s for s in seats if s.home}
     pieces = boardview.pieces_of(state) if state is not None else {}
     marks = boardmarks.marks_of(state, events)
     rows = []
@@ -106,6 +109,8 @@ def position_context(
             supplies.append(
                 {
                     "player": names.get(player.name, player.name),
+                    "seat": seat_of.get(player.name),
+                    "colour": player.name,
                     "out": i in state.eliminated,
                     "small": state.supply(i, 1),
                     "medium": state.supply(i, 2),
@@ -115,7 +120,7 @@ def position_context(
     return {
         "board": board,
         "board_svg": boardview.board_svg(board, pieces, names, marks),
-        "board_key": _board_key(board, state, names, marks),
+        "board_key": _board_key(board, state, names, marks, seat_of),
         "reconstructed": boardview.has_reconstructed_routes(board),
         "territory_rows": rows,
         "supplies": supplies,
@@ -123,7 +128,11 @@ def position_context(
 
 
 def _board_key(
-    board: Board, state: State | None, names: dict[str, str], marks: boardmarks.Marks
+    board: Board,
+    state: State | None,
+    names: dict[str, str],
+    marks: boardmarks.Marks,
+    seat_of: Mapping[str, Seat],
 ) -> dict[str, Any]:
     """Which colour is which player, and what the marks on the board mean, in words."""
     players = []
@@ -132,6 +141,8 @@ def _board_key(
             players.append(
                 {
                     "name": names.get(player.name, player.name),
+                    "seat": seat_of.get(player.name),
+                    "colour": player.name,
                     "css_color": boardview.safe_color(board.continent_colors[player.home]),
                     "out": i in state.eliminated,
                 }
@@ -531,7 +542,7 @@ def _game_context(
         "move_form": MoveForm(),
         "pending_retreat": state.pending is not None if state else False,
         **_result_context(game, seats),
-        **position_context(_board(game), state, names, last_events),
+        **position_context(_board(game), state, names, last_events, seats),
     }
     if is_open:
         context["can_join"] = user.is_authenticated and my_seat is None and has_room
@@ -801,7 +812,9 @@ def replay(request: HttpRequest, pk: int) -> HttpResponse:
             "links": {key: f"{url}?step={value}" for key, value in steps.items()},
             "start_lines": describe.describe_start(game.start_record, names),
             **_result_context(game, seats),
-            **position_context(_board(game), state, names, move_at.events if move_at else []),
+            **position_context(
+                _board(game), state, names, move_at.events if move_at else [], seats
+            ),
         },
     )
 
@@ -890,6 +903,6 @@ def decide(request: HttpRequest, token: str) -> HttpResponse:
             "can_eliminate": _can_eliminate(groups),
         },
         "decision_action": request.path,
-        **position_context(_board(game), state, names, _last_events(game)),
+        **position_context(_board(game), state, names, _last_events(game), seats),
     }
     return render(request, "games/decide.html", context, status=400 if error else 200)

@@ -24,12 +24,13 @@ def current_round(event: Tournament, whole: dict[str, Any], entry_id: int) -> di
         "planned": whole["settings"].get("planned_rounds"),
         "paused": event.status == Tournament.Status.PAUSED,
         "table": None,
+        "seat": None,
         "place": None,
     }
     for table in latest["tables"]:
         for seat in table["seats"]:
             if seat["player"] == entry_id:
-                line["table"], line["place"] = table, seat["place"]
+                line["table"], line["seat"], line["place"] = table, seat, seat["place"]
     line["state"] = _state(latest, line["table"], entry_id)
     if line["state"] in ("over", "bye") and latest["status"] == Round.Status.RUNNING:
         line["tables_left"] = sum(1 for t in latest["tables"] if t["finished_at"] is None)

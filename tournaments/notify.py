@@ -78,6 +78,7 @@ def round_started(tournament: Tournament, made: Any) -> None:
                 "seat": seat,
                 "home": board.continent_names[board.continent_index[seat.home]],
                 "others": [s.entry.name for s in seats if s.pk != seat.pk],
+                "opponents": [s.entry for s in seats if s.pk != seat.pk],  # linked in HTML
                 "game_link": game_url(table.game) if table.game else "",
             }
             _tell(seat.entry, "table", context, f"table:{made.number}")
@@ -128,8 +129,13 @@ def result_corrected(
 
     old, new = _places(before), _places(table.result)
     seats = list(table.seats.select_related("entry__user__profile").order_by("number"))
-    names = {seat.entry_id: seat.entry.name for seat in seats}
-    order = [(new[entry], names[entry]) for group in table.result for entry in group]
+    entries = {seat.entry_id: seat.entry for seat in seats}
+    # (place, name, entry): the plain text names them, the HTML links them.
+    order = [
+        (new[entry], entries[entry].name, entries[entry])
+        for group in table.result
+        for entry in group
+    ]
     title = table_title(tournament.name, table.round.number, table.number)
     # Each correction's mails are their own: a table corrected twice is told twice.
     key = f"corrected:{table.pk}:{timezone.now().isoformat()}"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
@@ -100,7 +101,7 @@ def table_title(event: str, round_number: int, table_number: int) -> str:
 
 def past_results(league: League, user: AbstractBaseUser | None) -> list[dict[str, Any]]:
     """The league's finished events the user may see, latest first, with their podium
-    (the top three of the final standings)."""
+    (the top three of the final standings: rank, entry, points)."""
     from tournaments import history
     from tournaments.models import Entry
 
@@ -108,12 +109,34 @@ def past_results(league: League, user: AbstractBaseUser | None) -> list[dict[str
     finished = events_of(league, user).filter(status=Tournament.Status.FINISHED)
     for event in finished.order_by("-finished_at"):
         lines = history.standings(event).lines[:3]
-        names = dict(
-            (e.pk, e.name)
+        entries = dict(
+            (e.pk, e)
             for e in Entry.objects.filter(pk__in=[line.player for line in lines]).select_related(
                 "user__profile"
             )
         )
-        podium = [(line.rank, names[line.player], line.points) for line in lines]
+        podium = [(line.rank, entries[line.player], line.points) for line in lines]
         found.append({"event": event, "podium": podium})
     return found
+
+
+def current_round(tournament: Tournament) -> int:
+    """The number of the event's latest round (0 before the first)."""
+    last = tournament.rounds.order_by("-number").values_list("number", flat=True).first()
+    return last or 0
+
+
+def registration_refusal(tournament: Tournament, now: datetime) -> str | None:
+    """Why the event takes no registration now, or None while it takes them: before
+    its closing time, and once running only while late joins are allowed (a player
+    joining now plays from the next round, which must come before
+    ``late_join_until_round``)."""
+    if tournament.status == Tournament.Status.REGISTRATION:
+        if tournament.registration_closes_at and now >= tournament.registration_closes_at:
+            return "registration for this event has closed"
+        return None
+    if tournament.status == Tournament.Status.RUNNING:
+        if current_round(tournament) + 1 < tournament.late_join_until_round:
+            return None
+        return "this event has started: it takes no more players"
+    return "this event is not open for registration"

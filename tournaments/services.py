@@ -19,7 +19,7 @@ from tournaments import notify
 from tournaments.errors import TournamentError
 from tournaments.eventsettings import SETTINGS, apply_changes, check_settings
 from tournaments.models import Entry, League, Membership, Table, Tournament
-from tournaments.selectors import organises
+from tournaments.selectors import current_round, organises, registration_refusal
 
 
 def create_league(
@@ -215,15 +215,9 @@ def register(tournament: Tournament, user: AbstractBaseUser, now: datetime | Non
 
 
 def _check_may_register(tournament: Tournament, user: AbstractBaseUser, now: datetime) -> None:
-    if tournament.status == Tournament.Status.REGISTRATION:
-        if tournament.registration_closes_at and now >= tournament.registration_closes_at:
-            raise TournamentError("registration for this event has closed")
-        return
-    if tournament.status == Tournament.Status.RUNNING:
-        if _current_round(tournament) + 1 < tournament.late_join_until_round:
-            return
-        raise TournamentError("this event has started: it takes no more players")
-    raise TournamentError("this event is not open for registration")
+    refusal = registration_refusal(tournament, now)
+    if refusal is not None:
+        raise TournamentError(refusal)
 
 
 def _ensure_member(league: League, user: AbstractBaseUser) -> None:
@@ -243,8 +237,7 @@ def _taken_places(tournament: Tournament) -> int:
 
 
 def _current_round(tournament: Tournament) -> int:
-    last = tournament.rounds.order_by("-number").values_list("number", flat=True).first()
-    return last or 0
+    return current_round(tournament)
 
 
 def withdraw(tournament: Tournament, user: AbstractBaseUser) -> Entry:

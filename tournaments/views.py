@@ -11,6 +11,7 @@ from django.contrib.auth.views import redirect_to_login
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.views.decorators.http import require_GET, require_POST
 
 from tournaments import nextstep, report, selectors, services
@@ -177,6 +178,10 @@ def tournament(request: HttpRequest, league_slug: str, slug: str) -> HttpRespons
         "entries": [e for e in entries if e.status != Entry.Status.WAITING],
         "waiting": [e for e in entries if e.status == Entry.Status.WAITING],
         "entry": mine,
+        # Offered only where pressing it would be taken: never to someone entered
+        # (withdrawn players may come back), and only while the event takes players.
+        "may_register": (mine is None or mine.status == Entry.Status.WITHDRAWN)
+        and selectors.registration_refusal(event, timezone.now()) is None,
         "my_table": mine_now,
         "swiss_rounds_planned": report.planned_swiss_rounds(event),
         "my_round": nextstep.current_round(event, whole, mine.pk) if mine is not None else None,

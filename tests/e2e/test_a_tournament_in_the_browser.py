@@ -108,7 +108,9 @@ def test_an_organiser_runs_a_small_event_and_its_players_play_round_one(
     first = game.to_move.user.get_username()
     page = players[first].pages[0]
     page.goto(EVENT_PATH)
-    mine = page.locator("section", has=page.get_by_role("heading", name="Your table in round 1"))
+    expect(page.get_by_role("link", name="open your game")).to_have_count(1)
+    mine = page.locator("section", has=page.get_by_role("heading", name="Your place"))
+    expect(mine).to_contain_text("your game at table 1, seat ")
     mine.get_by_role("link", name="open your game").click()
     expect(page.get_by_role("heading", name=f"{EVENT}, round 1, table 1")).to_be_visible()
     expect(page.get_by_role("heading", name="Your decision")).to_be_visible()

@@ -504,3 +504,100 @@ def test_a_workers_main_process_lays_out_every_board_picture_before_its_pool_for
     tasks.lay_out_board_pictures(sender=None)  # as the signal calls it
 
     assert boardpng._art_of.cache_info().currsize == len(BOARDS)
+
+
+def _distance_outside(point: tuple[float, float], corners: list[tuple[float, float]]) -> float:
+    """How far ``point`` lies outside the triangle (0 inside), in the same units."""
+    if all(
+        (bx - ax) * (point[1] - ay) - (by - ay) * (point[0] - ax) >= 0
+        for (ax, ay), (bx, by) in zip(corners, corners[1:] + corners[:1], strict=True)
+    ) or all(
+        (bx - ax) * (point[1] - ay) - (by - ay) * (point[0] - ax) <= 0
+        for (ax, ay), (bx, by) in zip(corners, corners[1:] + corners[:1], strict=True)
+    ):
+        return 0.0
+    return min(
+        _to_segment(point, a, b) for a, b in zip(corners, corners[1:] + corners[:1], strict=True)
+    )
+
+
+def _to_segment(p: tuple[float, float], a: tuple[float, float], b: tuple[float, float]) -> float:
+    dx, dy = b[0] - a[0], b[1] - a[1]
+    t = max(0.0, min(1.0, ((p[0] - a[0]) * dx + (p[1] - a[1]) * dy) / (dx * dx + dy * dy)))
+    return math.hypot(p[0] - a[0] - t * dx, p[1] - a[1] - t * dy)
+
+
+def _bands(
+    image: Image.Image, corners: list[tuple[float, float]]
+) -> tuple[list[tuple[int, int, int]], list[tuple[int, int, int]]]:
+    """The pixels 1.5 to 2 layout units outside the triangle (outside its outline, 1
+    wide there, inside its halo, 2.5), and those just inside its edges (the outline)."""
+    halo, outline = [], []
+    x0, y0 = boardpng.pixel((min(x for x, _ in corners) - 6, min(y for _, y in corners) - 6))
+    x1, y1 = boardpng.pixel((max(x for x, _ in corners) + 6, max(y for _, y in corners) + 6))
+    for px in range(x0, x1 + 1):
+        for py in range(y0, y1 + 1):
+            centre = ((px + 0.5) / boardpng.SCALE, (py + 0.5) / boardpng.SCALE)
+            away = _distance_outside(centre, corners)
+            if 1.5 <= away <= 2.0:
+                halo.append(color_at(image, (px, py)))
+            elif away == 0 and _to_edges(centre, corners) <= 0.4:
+                outline.append(color_at(image, (px, py)))
+    return halo, outline
+
+
+def _white_share(pixels: list[tuple[int, int, int]]) -> float:
+    """The share of white pixels, the outline's smoothed edge (light gray) counted."""
+    assert len(pixels) > 20
+    return sum(1 for c in pixels if min(c) >= 190) / len(pixels)
+
+
+def _dark_share(pixels: list[tuple[int, int, int]]) -> float:
+    assert len(pixels) > 5
+    return sum(1 for c in pixels if is_dark(c)) / len(pixels)
+
+
+@pytest.mark.parametrize(("tid", "pips"), [("usa", 3), ("canada", 2), ("alaska", 1)])
+def test_a_piece_on_its_own_continents_colour_has_a_white_halo_outside_a_dark_outline(
+    tid: str, pips: int
+) -> None:
+    """As on the web board: a white halo (5 wide) under a dark outline (2 wide), so a
+    blue piece stands out even on North America's blue. The piece as the picture
+    pastes it, laid on the continent's own colour, read back from a PNG."""
+    board = BOARDS["original"]
+    placed = pieces(OPENING)  # blue: S Alaska, M Canada, L USA
+    piece = placed[tid]
+    continent = boardpng.rgb(
+        board.continent_colors[board.continent_of[board.territories.index(tid)]]
+    )
+    assert piece.pips == pips and boardpng.rgb(piece.color) == continent
+    at, true_color, _, mask = boardpng._art(board).piece(tid, piece)
+    ground = Image.new("RGB", (800, MAP_PX), continent)
+    ground.paste(true_color, at, mask)
+    out = io.BytesIO()
+    ground.save(out, "PNG")
+    points, _ = boardview.layout(board)
+    corners = boardview.triangle_points(*points[tid], pips)
+
+    halo, outline = _bands(picture(out.getvalue()), corners)
+
+    assert _white_share(halo) == 1
+    assert _dark_share(outline) >= 0.9
+
+
+def test_every_piece_in_the_mail_picture_has_its_halo_and_outline() -> None:
+    board = BOARDS["original"]
+    placed = full_board()
+    image = picture(boardpng.board_png(board, placed, FULL_NAMES))
+    points, _ = boardview.layout(board)
+
+    for tid, piece in placed.items():
+        halo, outline = _bands(image, boardview.triangle_points(*points[tid], piece.pips))
+        assert _white_share(halo) == 1, tid
+        assert _dark_share(outline) >= 0.9, tid
+
+
+def _to_edges(p: tuple[float, float], corners: list[tuple[float, float]]) -> float:
+    return min(
+        _to_segment(p, a, b) for a, b in zip(corners, corners[1:] + corners[:1], strict=True)
+    )

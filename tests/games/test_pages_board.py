@@ -134,8 +134,14 @@ def test_each_players_supply_is_shown(game: Game) -> None:
     content = page(game)
 
     supplies = content[content.index('<table class="supplies">') :]
-    assert "<td>Alice (blue)</td><td>2</td><td>2</td><td>2</td>" in supplies
-    assert "<td>Bob (purple)</td><td>2</td><td>2</td><td>2</td>" in supplies
+    assert (
+        '<td><a class="player" href="/players/alice/">Alice</a> (blue)</td>'
+        "<td>2</td><td>2</td><td>2</td>" in supplies
+    )
+    assert (
+        '<td><a class="player" href="/players/bob/">Bob</a> (purple)</td>'
+        "<td>2</td><td>2</td><td>2</td>" in supplies
+    )
 
 
 def test_the_seats_show_name_colour_home_and_status(game: Game) -> None:
@@ -182,8 +188,14 @@ def key_of(content: str) -> str:
 def test_the_board_has_a_key_naming_each_players_colour(game: Game) -> None:
     key = key_of(page(game))
 
-    assert 'style="background: blue"></span>Alice (blue)</li>' in key
-    assert 'style="background: purple"></span>Bob (purple)</li>' in key
+    assert (
+        'style="background: blue"></span>'
+        '<a class="player" href="/players/alice/">Alice</a> (blue)</li>'
+    ) in key
+    assert (
+        'style="background: purple"></span>'
+        '<a class="player" href="/players/bob/">Bob</a> (purple)</li>'
+    ) in key
 
 
 def test_the_last_placement_is_marked_on_the_board_and_in_the_key(game: Game) -> None:

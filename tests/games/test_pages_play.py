@@ -74,7 +74,10 @@ def test_the_other_player_sees_the_game_but_no_decision_form(
     assert response.status_code == 200
     assert "Your decision" not in response.content.decode()
     assert 'name="action"' not in response.content.decode()
-    assert "The game waits for <strong>Alice</strong>" in response.content.decode()
+    assert (
+        'The game waits for <strong><a class="player" href="/players/alice/">Alice</a></strong>'
+        in response.content.decode()
+    )
 
 
 def test_an_anonymous_spectator_sees_a_public_game_read_only(game: Game) -> None:
@@ -122,7 +125,9 @@ def test_a_name_ending_with_a_full_stop_ends_the_sentence_with_one(
 
     content = page(client_for(bob), game).content.decode()
 
-    assert "The game waits for <strong>Alice W.</strong>\n" in content
+    assert 'waits for <strong><a class="player" href="/players/alice/">Alice W.</a></strong>\n' in (
+        content
+    )
     assert "Alice W.." not in content
 
 

@@ -14,7 +14,9 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
+from accounts.models import Profile
 from accounts.services import update_profile
+from games import digests
 from games import services as games
 from games.models import Game
 from mail.models import OutgoingMail
@@ -24,7 +26,7 @@ from ratings.models import Ladder
 from tests.games.factories import STRICT_SETUP, dice, mails_of, play, seat_of, seated_game
 from tests.ratings.conftest import end, table
 from tournaments import jobs, rounds, services
-from tournaments.models import League
+from tournaments.models import League, Table
 
 __all__ = ["dice"]
 
@@ -207,3 +209,133 @@ def test_the_final_standings_mail_links_the_players_with_the_sites_address(
         assert link in mail.body_html
     assert f"{bot.name} —" in mail.body_html and f">{bot.name}</a>" not in mail.body_html
     assert "  1. " in mail.body_text and "/players/" not in mail.body_text
+
+
+def test_the_game_pages_board_key_and_supplies_link_the_players(alice: Any, bob: Any) -> None:
+    update_profile(bob, "Bobby", "UTC", "each")
+    game = table([alice, bob], bots=["greedy"])
+    bot = game.seats.get(number=3)
+
+    text = Client().get(reverse("games:detail", args=[game.pk])).content.decode()
+
+    key = text.split('class="board-key"', 1)[1].split("</ul>", 1)[0]
+    assert links(key) == {"alice": "/players/alice/", "Bobby": "/players/bob/"}
+    assert re.search(r'/players/bob/">Bobby</a> \([a-z]+\)</li>', key)
+    assert f"{bot.display_name} (" in key and f">{bot.display_name}</a>" not in key
+    supplies = text.split('class="supplies"', 1)[1].split("</table>", 1)[0]
+    assert links(supplies) == links(key)
+
+
+def test_the_game_start_mail_links_the_players_with_the_sites_address(
+    dice: Any, alice: Any, bob: Any, settings: Any
+) -> None:
+    settings.SITE_URL = "https://ww5.example.org"
+    update_profile(bob, "Bobby", "UTC", "each")
+    game = seated_game(dice, [alice, bob])
+
+    mail = mails_of(game).filter(kind="game_start", to_user=alice).get()
+
+    assert '<a class="player" href="https://ww5.example.org/players/bob/">Bobby</a> (' in (
+        mail.body_html
+    )
+    assert 'href="https://ww5.example.org/players/alice/">alice</a> (' in mail.body_html
+    assert "/players/" not in mail.body_text
+
+
+def test_the_digest_links_a_finished_games_winner_with_the_sites_address(
+    dice: Any, alice: Any, bob: Any, settings: Any
+) -> None:
+    settings.SITE_URL = "https://ww5.example.org"
+    update_profile(bob, "", "UTC", "digest")
+    game = seated_game(dice, [alice, bob])
+    play(game, *STRICT_SETUP)
+    games.forfeit_seat(game.pk, None, seat_of(game, alice).pk, "timeout")
+    digests.sweep_digests(now=Profile.objects.get(user=bob).digest_due_at)
+
+    digest = OutgoingMail.objects.get(kind="digest", to_user=bob)
+
+    link = '<a class="player" href="https://ww5.example.org/players/bob/">bob</a> (purple) won'
+    assert link in digest.body_html
+    assert "The game is over: bob (purple) won" in digest.body_text
+
+
+def test_a_leagues_past_events_link_their_podium(
+    league: League, anna: Any, alice: Any, bob: Any, carol: Any
+) -> None:
+    event = services.create_tournament(league, anna, "Podium Cup", swiss_rounds=1)
+    services.open_registration(event, anna)
+    for player in (alice, bob, carol):
+        services.register(event, player)
+    bot = services.add_bot(event, anna)
+    rounds.start(event.pk)
+    now = timezone.now()
+    for _ in range(4):
+        now += timedelta(days=30)
+        jobs.sweep(now)
+
+    text = Client().get(reverse("tournaments:league", args=[league.slug])).content.decode()
+
+    podium = text.split("Podium Cup</a>:", 1)[1].split("</li>", 1)[0]
+    shown = {name for name, _ in links(podium).items()}
+    assert shown and shown <= {"alice", "bob", "carol"}
+    assert all(links(podium)[name] == f"/players/{name}/" for name in shown)
+    assert f">{bot.name}</a>" not in podium
+
+
+def test_the_table_mail_links_the_opponents_with_the_sites_address(
+    league: League, anna: Any, alice: Any, bob: Any, carol: Any, settings: Any
+) -> None:
+    settings.SITE_URL = "https://ww5.example.org"
+    update_profile(carol, "Carol C.", "UTC", "each")
+    event = services.create_tournament(league, anna, "Table Cup")
+    services.open_registration(event, anna)
+    for player in (alice, bob, carol):
+        services.register(event, player)
+    bot = services.add_bot(event, anna)
+    rounds.start(event.pk)
+
+    mail = OutgoingMail.objects.get(kind="tournament_table", to_user=alice)
+
+    assert '<a class="player" href="https://ww5.example.org/players/bob/">bob</a>' in (
+        mail.body_html
+    )
+    assert 'href="https://ww5.example.org/players/carol/">Carol C.</a>' in mail.body_html
+    assert bot.name in mail.body_html and f">{bot.name}</a>" not in mail.body_html
+    assert "/players/alice/" not in mail.body_html  # not against themselves
+    assert "Carol C." in mail.body_text and "/players/" not in mail.body_text
+
+
+def test_the_corrected_result_mail_links_the_players_with_the_sites_address(
+    league: League, anna: Any, alice: Any, bob: Any, carol: Any, settings: Any
+) -> None:
+    settings.SITE_URL = "https://ww5.example.org"
+    event = services.create_tournament(league, anna, "Fix Cup", swiss_rounds=1)
+    services.open_registration(event, anna)
+    for player in (alice, bob, carol):
+        services.register(event, player)
+    bot = services.add_bot(event, anna)
+    rounds.start(event.pk)
+    game = Game.objects.get(tournament_table__round__tournament=event)
+    games.adjudicate(game.pk, [[s.player_name] for s in game.seats.order_by("number")], "test")
+    found = Table.objects.get(round__tournament=event)
+    order = [entry for group in found.result for entry in group][::-1]
+    services.correct_result(event, anna, found.pk, [[entry] for entry in order], "a lost mail")
+
+    mail = OutgoingMail.objects.get(kind="tournament_corrected", to_user=alice)
+
+    for name in ("alice", "bob", "carol"):
+        link = f'<a class="player" href="https://ww5.example.org/players/{name}/">{name}</a>'
+        assert link in mail.body_html
+    assert f"{bot.name}</li>" in mail.body_html and f">{bot.name}</a>" not in mail.body_html
+    assert "/players/" not in mail.body_text
+
+
+def test_the_game_page_links_the_player_it_waits_for(dice: Any, alice: Any, bob: Any) -> None:
+    game = seated_game(dice, [alice, bob])
+    assert game.to_move is not None and game.to_move.user is not None
+    username = game.to_move.user.get_username()
+
+    text = Client().get(reverse("games:detail", args=[game.pk])).content.decode()
+
+    link = f'waits for <strong><a class="player" href="/players/{username}/">{username}</a>'
+    assert link in text

@@ -148,8 +148,29 @@ def test_a_player_sees_their_table_with_seat_home_and_a_link_to_the_game(
     text = page(client, event)
 
     seat = TableSeat.objects.get(entry__user=alice)
-    assert "Your table in round 1" in text
-    assert f"seat {seat.number}" in text and f'href="/games/{seat.table.game_id}/"' in text
+    place = text.split('id="entry-heading"', 1)[1].split("</section>", 1)[0]
+    assert f"table {seat.table.number}, seat {seat.number}, home " in place
+    assert f'href="/games/{seat.table.game_id}/"' in place
+
+
+def test_a_player_is_offered_their_game_once_in_the_current_round_line(
+    league_a: League, anna: Any, django_user_model: Any
+) -> None:
+    event, alice = _six_humans(league_a, anna, django_user_model, swiss_rounds=3)
+    client = Client()
+    client.force_login(alice)
+    seat = TableSeat.objects.get(entry__user=alice)
+    game_link = f'<a href="/games/{seat.table.game_id}/">open your game</a>'
+
+    playing = page(client, event)
+    _end_table_of(alice)
+    over = page(client, event)
+
+    for text in (playing, over):
+        assert text.count("open your game") == 1
+        line = text.split('class="my-round"', 1)[1].split("</p>", 1)[0]
+        assert game_link in line
+        assert f"table {seat.table.number}, seat {seat.number}, home " in line
 
 
 def test_a_cut_shows_its_pods_with_their_seeds(
