@@ -45,7 +45,7 @@ class Ladder(models.Model):
     player_count = models.CharField(
         max_length=3, choices=PlayerCount, default=PlayerCount.THREE_OR_FOUR
     )
-    time_control = models.CharField(max_length=10, default="fixed")
+    time_control = models.CharField(max_length=10, choices=Game.TimeControl, default="fixed")
     decision_time = models.DurationField(default=timedelta(days=2))
     retreat_time = models.DurationField(default=timedelta(hours=12))
     bank_time = models.DurationField(default=timedelta(days=5))

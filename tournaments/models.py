@@ -11,6 +11,8 @@ from django.conf import settings
 from django.db import models
 from django.utils import timezone
 
+from games.models import Game
+
 
 class League(models.Model):
     """A club or community: its own organisers, members and events."""
@@ -112,8 +114,8 @@ class Tournament(models.Model):
     status = models.CharField(max_length=15, choices=Status, default=Status.DRAFT, db_index=True)
 
     # The games: the options every table gets (games.options.GameOptions, strict setup).
-    board = models.CharField(max_length=40, default="original")
-    time_control = models.CharField(max_length=10, default="fixed")
+    board = models.CharField(max_length=40, choices=Game.BOARD_CHOICES, default="original")
+    time_control = models.CharField(max_length=10, choices=Game.TimeControl, default="fixed")
     decision_time = models.DurationField(default=timedelta(days=2))
     retreat_time = models.DurationField(default=timedelta(hours=12))
     bank_time = models.DurationField(default=timedelta(days=5))

@@ -568,6 +568,9 @@ def test_a_started_events_settings_show_their_durations_as_people_write_them(
     }
     assert 'name="round_time" value="14d"' in html  # still changed, from the next round
     no_clock_durations(html)
+    # The board and the time control, fixed once it started, by their names, not keys.
+    assert readonly_value(html, "board") == "Original (2008)"
+    assert readonly_value(html, "time_control") == "A fixed time for each decision"
 
 
 SHOWN_DURATIONS = ("decision_time", "retreat_time", "bank_time", "increment")
