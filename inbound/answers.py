@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 
 from games import describe, engine, notify, selectors
@@ -83,11 +84,13 @@ class Answer:
 
 def subject_for(original: str, game: Game | None) -> str:
     if game is None:
-        return "[World War 5] Your mail was not read"
+        return f"{settings.MAIL_SUBJECT_PREFIX}Your mail was not read"
     if original and original.lower().startswith("re:"):
         return original
     return (
-        f"Re: {original}" if original else f"[World War 5] {selectors.game_title(game)}: your reply"
+        f"Re: {original}"
+        if original
+        else f"{settings.MAIL_SUBJECT_PREFIX}{selectors.game_title(game)}: your reply"
     )
 
 
@@ -148,7 +151,9 @@ def queue_attempt_notice(
     a subject of the site's own (not the sender's)."""
     title = selectors.game_title(game) if game is not None else "a game"
     context: dict[str, Any] = {
-        "subject": f"[World War 5] {title}: a mail to your reply address was not read",
+        "subject": (
+            f"{settings.MAIL_SUBJECT_PREFIX}{title}: a mail to your reply address was not read"
+        ),
         "paragraphs": [text],
         "lines": [],
         "after": [],

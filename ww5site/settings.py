@@ -190,7 +190,9 @@ ACCOUNT_LOGOUT_ON_GET = False
 ACCOUNT_LOGOUT_REDIRECT_URL = "home"
 ACCOUNT_USER_DISPLAY = "accounts.services.display_name"
 ACCOUNT_ADAPTER = "accounts.adapter.AccountAdapter"
-ACCOUNT_EMAIL_SUBJECT_PREFIX = "[World War 5] "
+# MAIL_SUBJECT_PREFIX: what begins every mail's subject, the site's own and Django's.
+MAIL_SUBJECT_PREFIX = os.environ.get("MAIL_SUBJECT_PREFIX", "[World War 5] ")
+ACCOUNT_EMAIL_SUBJECT_PREFIX = MAIL_SUBJECT_PREFIX
 LOGIN_REDIRECT_URL = "games:lobby"
 LOGIN_URL = "account_login"
 DEFAULT_FROM_EMAIL = os.environ.get("DJANGO_DEFAULT_FROM_EMAIL", "World War 5 <ww5@localhost>")
@@ -360,7 +362,7 @@ ADMINS = [
     if address
 ]
 SERVER_EMAIL = DEFAULT_FROM_EMAIL
-EMAIL_SUBJECT_PREFIX = "[World War 5] "
+EMAIL_SUBJECT_PREFIX = MAIL_SUBJECT_PREFIX
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
