@@ -260,6 +260,15 @@ GROUPS = (
 )
 
 
+# R15's warning, in the words every page, mail and answer uses.
+ELIMINATES = "eliminates you (R15)"
+
+
+def elimination_warning(words: str) -> str:
+    """Why a decision (``words``, its phrase) needs confirming: R15."""
+    return f"“{words}” leaves your home continent empty: it {ELIMINATES}."
+
+
 @dataclass(frozen=True)
 class Choice:
     action: str
@@ -270,6 +279,11 @@ class Choice:
     @property
     def odds_text(self) -> str:
         return "" if self.odds is None else odds_text(self.odds)
+
+    @property
+    def warning(self) -> str:
+        """R15's warning for a choice that would eliminate its player, else ""."""
+        return ELIMINATES if self.eliminates else ""
 
 
 @dataclass(frozen=True)

@@ -3,6 +3,8 @@ it refuses, and each means nothing was changed."""
 
 from __future__ import annotations
 
+from games.describe import ELIMINATES
+
 
 class GameError(Exception):
     """A refused request, with a message for the person who made it. Nothing changed."""
@@ -31,4 +33,4 @@ class NeedsConfirmation(GameError):
 
     def __init__(self, action: str, board: str) -> None:
         self.action, self.board = action, board
-        super().__init__(f"{action} eliminates you (R15): confirm it to submit it")
+        super().__init__(f"{action} {ELIMINATES}: confirm it to submit it")

@@ -619,10 +619,10 @@ def move(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 def _confirm_message(risky: services.NeedsConfirmation) -> str:
+    words = describe.action_phrase(BOARDS[risky.board], risky.action)
     return (
-        f"“{describe.action_phrase(BOARDS[risky.board], risky.action)}” leaves your home "
-        "continent empty: it eliminates you (R15). Tick “I understand this eliminates "
-        f"me” to submit it. {NOTHING_CHANGED}"
+        f"{describe.elimination_warning(words)} Tick “I understand this eliminates me” to "
+        f"submit it. {NOTHING_CHANGED}"
     )
 
 

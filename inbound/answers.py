@@ -23,14 +23,14 @@ from games.models import Game, Move, Seat
 from mail.models import OutgoingMail
 from mail.services import queue_mail
 
-HELP = """How replies work:
+HELP = f"""How replies work:
 - Reply to a "your decision" mail with your move on the first line, in the notation
   its list shows, or shorter: "invade usa -> western europe", "i usa western europe",
   "m usa colombia", "retreat scandinavia", "place small alaska". Case, extra spaces
   and commas do not matter; anything below the first line is not read.
 - "board": the board as it is now, as a picture and in words.
 - "moves": the moves you can make now.
-- "confirm": makes a decision that eliminates you (R15), once a reply asked you to.
+- "confirm": makes a decision that {describe.ELIMINATES}, once a reply asked you to.
 - "help": this text.
 Each reply address works for its own decision only, until the decision is made or
 its deadline passes."""

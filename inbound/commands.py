@@ -9,7 +9,7 @@ from datetime import datetime
 
 from django.contrib.auth.models import AbstractBaseUser
 
-from games import replyto, services
+from games import describe, replyto, services
 from games.models import Game, Move, Seat
 from inbound import answers
 from inbound.answers import Answer
@@ -114,8 +114,8 @@ def _move(c: Context, line: str, confirmed: bool, now: datetime) -> Handled:
     except services.NeedsConfirmation as risky:
         words = answers.phrase(game, risky.action)
         text = (
-            f"“{words}” leaves your home continent empty: it eliminates you (R15). To make "
-            "it all the same, reply “confirm” to this mail. Nothing was changed."
+            f"{describe.elimination_warning(words)} To make it all the same, reply "
+            "“confirm” to this mail. Nothing was changed."
         )
         return _answer(c, Outcome.CONFIRM, Answer([text]), "", action=risky.action)
     except services.StaleForm:
