@@ -89,6 +89,23 @@ def organised_games(user: AbstractBaseUser | None) -> QuerySet[Game]:
     return Game.objects.filter(pk__in=Game.objects.filter(_named_games(user)).values("pk"))
 
 
+def waiting_sentence(game: Game, seat: Seat | None, yours: str, others: str) -> str:
+    """Whose decision the game waits for now, in a sentence, for ``seat``'s player (None:
+    a reader without a seat): ``yours`` when it is theirs again, else ``others`` with the
+    name of who decides ("Now the game waits for {}")."""
+    if game.status == Game.Status.OVER:
+        winner = game.winner.display_name if game.winner else "no one (a draw)"
+        return describe.sentence(f"The game is over: the winner is {winner}")
+    if not game.is_active:
+        return describe.sentence(f"The game is {game.get_status_display().lower()}")
+    if game.is_paused:
+        return "The game is paused by an organiser."
+    if seat is not None and game.to_move_id == seat.pk:
+        return yours
+    other = game.to_move.display_name if game.to_move else "no one"
+    return describe.sentence(others.format(other))
+
+
 def can_organise(game: Game, user: AbstractBaseUser | None) -> bool:
     """The one organiser rule: a site-wide organiser, the game's creator, and whoever a
     registered provider names for it (a league's organisers for its events' and ladders'

@@ -459,17 +459,9 @@ def _outcome(
 
 def now_waiting(game: Game, me: Seat | None) -> str:
     """Whose decision the game waits for now, in a sentence, for the player ``me``."""
-    if game.status == Game.Status.OVER:
-        winner = game.winner.display_name if game.winner else "no one (a draw)"
-        return describe.sentence(f"The game is over: the winner is {winner}")
-    if not game.is_active:
-        return describe.sentence(f"The game is {game.get_status_display().lower()}")
-    if game.is_paused:
-        return "The game is paused by an organiser."
-    if me is not None and game.to_move_id == me.pk:
-        return "It is your decision again."
-    other = game.to_move.display_name if game.to_move else "no one"
-    return describe.sentence(f"Now the game waits for {other}")
+    return selectors.waiting_sentence(
+        game, me, "It is your decision again.", "Now the game waits for {}"
+    )
 
 
 def _resign_place(game: Game, state: State, seat: Seat) -> str:

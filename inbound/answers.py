@@ -179,17 +179,12 @@ def told_of_attempt_since(user: AbstractBaseUser, since: datetime) -> bool:
 
 def waiting_for(game: Game, seat: Seat) -> str:
     """Whose decision the game waits for, in a sentence, for the seat's player."""
-    if game.status == Game.Status.OVER:
-        winner = game.winner.display_name if game.winner else "no one (a draw)"
-        return describe.sentence(f"The game is over: the winner is {winner}")
-    if not game.is_active:
-        return describe.sentence(f"The game is {game.get_status_display().lower()}")
-    if game.is_paused:
-        return "The game is paused by an organiser."
-    if game.to_move_id == seat.pk:
-        return "The game waits for you again: your next decision's mail follows."
-    other = game.to_move.display_name if game.to_move else "no one"
-    return describe.sentence(f"The game now waits for {other}")
+    return selectors.waiting_sentence(
+        game,
+        seat,
+        "The game waits for you again: your next decision's mail follows.",
+        "The game now waits for {}",
+    )
 
 
 def move_lines(game: Game, move: Move) -> list[str]:
