@@ -41,11 +41,17 @@ def template_game() -> Any:
     """One real game, through its setup with the services: the first player to move."""
     from django.contrib.auth.models import User
 
-    from games import engine, services
-
     alice, _ = User.objects.get_or_create(username="bench-alice")
     bob, _ = User.objects.get_or_create(username="bench-bob")
-    game = services.create_game(alice, name="bench template", home="north-america")
+    return game_in_play(alice, bob, "bench template")
+
+
+def game_in_play(alice: Any, bob: Any, name: str) -> Any:
+    """A two-player game of ``alice`` (North America) and ``bob`` (Europe), its strict
+    setup played with the services: in play, its first player to move."""
+    from games import engine, services
+
+    game = services.create_game(alice, name=name, home="north-america")
     services.join_game(game.pk, bob, home="europe")
     for _ in range(6):  # the strict setup: three placements each
         game.refresh_from_db()

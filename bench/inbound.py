@@ -18,7 +18,7 @@ import time
 from typing import Any
 from uuid import uuid4
 
-from bench.deadlines import setup_django
+from bench.deadlines import game_in_play, setup_django
 from bench.web import DATABASE_URL, create_database
 
 
@@ -26,7 +26,7 @@ def started_game() -> tuple[Any, Any, str]:
     """A game in play (the strict setup done): its first player and their reply address."""
     from django.contrib.auth.models import User
 
-    from games import engine, replyto, services
+    from games import replyto
 
     alice, _ = User.objects.get_or_create(
         username="bench-inbound-alice", defaults={"email": "alice@bench.example.org"}
@@ -34,14 +34,7 @@ def started_game() -> tuple[Any, Any, str]:
     bob, _ = User.objects.get_or_create(
         username="bench-inbound-bob", defaults={"email": "bob@bench.example.org"}
     )
-    game = services.create_game(alice, name="bench inbound", home="north-america")
-    services.join_game(game.pk, bob, home="europe")
-    for _ in range(6):  # the strict setup: three placements each
-        game.refresh_from_db()
-        assert game.to_move is not None and game.to_move.user is not None
-        action = engine.legal_actions(services.state_of(game))[0]
-        services.submit_move(game.pk, game.to_move.user, action, game.turn_number)
-    game.refresh_from_db()
+    game = game_in_play(alice, bob, "bench inbound")
     seat = game.to_move
     assert seat is not None and seat.user is not None
     return game, seat.user, replyto.reply_address(game, seat)

@@ -24,10 +24,9 @@ import subprocess
 import sys
 import threading
 import time
-from pathlib import Path
 from urllib.parse import urlencode
 
-from bench.web import ROOT, create_database, percentile, server_env, wait_for
+from bench.web import ROOT, create_database, percentile, server_env, start_gunicorn, wait_for
 
 DATABASE_URL = os.environ.get(
     "BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/ww5_bench_signin"
@@ -176,28 +175,7 @@ def main() -> None:
         # One proxy stands in front: the bench's clients name themselves in the header.
         TRUSTED_PROXY_COUNT="1",
     )
-    os.environ.update(env)
-    python = sys.executable
-    for command in (["migrate"], ["collectstatic"]):
-        subprocess.run(
-            [python, "manage.py", *command, "--noinput", "-v0"], cwd=ROOT, env=env, check=True
-        )
-    server = subprocess.Popen(
-        [
-            str(Path(python).with_name("gunicorn")),
-            "ww5site.wsgi:application",
-            "--workers",
-            str(args.workers),
-            "--bind",
-            f"127.0.0.1:{args.port}",
-            "--timeout",
-            str(TIMEOUT),
-            "--log-level",
-            "warning",
-        ],
-        cwd=ROOT,
-        env=env,
-    )
+    server = start_gunicorn(env, args.workers, args.port, "--timeout", str(TIMEOUT))
     try:
         wait_for(args.port, server)
         print(f"gunicorn, {args.workers} sync workers, PostgreSQL, {os.cpu_count()} cores")

@@ -450,6 +450,25 @@ def wait_for(port: int, process: subprocess.Popen[bytes]) -> None:
     raise RuntimeError("gunicorn did not answer")
 
 
+def start_gunicorn(env: dict[str, str], workers: int, port: int, *options: str) -> Any:
+    """This process takes the environment ``env``; the database is migrated and the static
+    files collected, then gunicorn starts with ``workers`` on 127.0.0.1:``port`` (and the
+    extra ``options``): its process, not yet answering (``wait_for``)."""
+    os.environ.update(env)
+    python = sys.executable
+    for command in (["migrate"], ["collectstatic"]):
+        subprocess.run(
+            [python, "manage.py", *command, "--noinput", "-v0"], cwd=ROOT, env=env, check=True
+        )
+    gunicorn = str(Path(python).with_name("gunicorn"))
+    return subprocess.Popen(
+        [gunicorn, "ww5site.wsgi:application", "--workers", str(workers)]
+        + ["--bind", f"127.0.0.1:{port}", *options, "--log-level", "warning"],
+        cwd=ROOT,
+        env=env,
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=10.0)
@@ -468,28 +487,7 @@ def main() -> None:
 
     create_database(DATABASE_URL)
     env = server_env(DATABASE_URL)
-    os.environ.update(env)
-    python = sys.executable
-    for command in (["migrate"], ["collectstatic"]):
-        subprocess.run(
-            [python, "manage.py", *command, "--noinput", "-v0"], cwd=ROOT, env=env, check=True
-        )
-    server = subprocess.Popen(
-        [
-            str(Path(python).with_name("gunicorn")),
-            "ww5site.wsgi:application",
-            "--workers",
-            str(args.workers),
-            "--bind",
-            f"127.0.0.1:{args.port}",
-            "--threads",
-            str(args.threads),
-            "--log-level",
-            "warning",
-        ],
-        cwd=ROOT,
-        env=env,
-    )
+    server = start_gunicorn(env, args.workers, args.port, "--threads", str(args.threads))
     try:
         wait_for(args.port, server)
         print(
