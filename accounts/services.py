@@ -16,7 +16,7 @@ from django.utils import timezone
 from accounts.digest_times import schedule
 from accounts.models import TIME_ZONES, Absence, Profile, taken_message
 from accounts.signals import absence_declared, absence_withdrawn
-from accounts.templatetags.wording import counted
+from ww5site.durations import counted
 
 
 class AbsenceRefused(Exception):

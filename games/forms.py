@@ -12,6 +12,7 @@ from games.engine.bots import BOTS
 from games.models import Game
 from games.options import MAX_MISSED, MAX_TIME, GameOptions
 from games.services import MAX_SEATS, MIN_SEATS
+from ww5site.durations import counted
 
 MAX_HOURS = int(MAX_TIME.total_seconds()) // 3600
 MANY_PLAYERS = 5  # R3: from this many players on, the form warns of a long game
@@ -245,7 +246,7 @@ class BotGameForm(forms.Form):
 
     bots = forms.TypedChoiceField(
         label="Opponents",
-        choices=[(n, f"{n} bot{'' if n == 1 else 's'}") for n in range(1, MAX_SEATS)],
+        choices=[(n, counted(n, "bot")) for n in range(1, MAX_SEATS)],
         coerce=int,
         initial=1,
     )

@@ -6,9 +6,9 @@ from django.contrib import admin, messages
 from django.db.models import QuerySet
 from django.http import HttpRequest
 
-from accounts.templatetags.wording import counted
 from mail import services
 from mail.models import OutgoingMail
+from ww5site.durations import counted
 from ww5site.readonly import ReadOnlyAdminMixin
 
 

@@ -22,12 +22,12 @@ from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.urls import URLPattern, path, reverse
 from django.utils.html import format_html, format_html_join
 
-from accounts.templatetags.wording import counted
 from games.models import Game
 from tournaments import eventjobs, eventsettings, export, selectors, services
 from tournaments.admin import LeagueScopedAdmin
 from tournaments.errors import TournamentError
 from tournaments.models import Entry, EventJob, Tournament
+from ww5site.durations import counted
 
 FIELDSETS = (
     (

@@ -18,10 +18,10 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
 
-from accounts.templatetags.wording import counted
 from tournaments import rounds, services
 from tournaments.errors import TournamentError
 from tournaments.models import EventJob, Tournament
+from ww5site.durations import counted
 
 logger = logging.getLogger(__name__)
 

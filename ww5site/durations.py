@@ -5,7 +5,8 @@ an organiser types, so a value shown in a form reads back as itself. ``DurationF
 is the form field the admin uses for every duration; it only parses and formats, so any
 bounds a model or form sets are its validators, checked as usual. ``ShortDurationsAdmin``
 gives an admin that field, and shows the durations it shows read-only or in its list's
-columns the same way.
+columns the same way. ``counted`` says a count with its noun ("1 day", "3 games"), for
+the durations' units and every other count the site words.
 """
 
 from __future__ import annotations
@@ -50,13 +51,20 @@ def _parts(length: timedelta) -> list[tuple[int, str]]:
     return parts
 
 
+def counted(count: int, noun: str) -> str:
+    """'1 game', '3 games', '1 match', '2 matches': ``noun`` is 'game' or, for an
+    irregular plural, 'match,matches'."""
+    one, _, many = noun.partition(",")
+    return f"{count} {one if count == 1 else many or one + 's'}"
+
+
 def words(length: timedelta, smallest: str = "minute") -> str:
     """'14 days', '2 days, 12 hours', '1 hour, 30 minutes': in words, down to
     ``smallest`` (a minute unless told)."""
     if length < timedelta(0):
         return f"minus {words(-length, smallest)}"
     keep = [u for u, _ in UNITS][: [u for u, _ in UNITS].index(smallest) + 1]
-    parts = [f"{n} {unit}{'' if n == 1 else 's'}" for n, unit in _parts(length) if unit in keep]
+    parts = [counted(n, unit) for n, unit in _parts(length) if unit in keep]
     if not length:
         return "no time"
     return ", ".join(parts) or f"less than a {smallest}"

@@ -12,7 +12,6 @@ from django.db import transaction
 from django.db.models import Max
 
 from accounts.services import display_name, locked_profile
-from accounts.templatetags.wording import counted
 from games import engine, notify
 from games.engine.bots import BOTS
 from games.errors import GameError
@@ -31,6 +30,7 @@ from games.services.core import (
     lock_game,
     seats_of,
 )
+from ww5site.durations import counted
 
 
 def _check_home(game: Game, home: str | None) -> str:
@@ -101,7 +101,7 @@ def play_against_bots(
     with transaction.atomic():
         game = create_lobby_game(
             player,
-            name=f"{display_name(player)} against {bots} {bot} bot{'' if bots == 1 else 's'}",
+            name=f"{display_name(player)} against {counted(bots, f'{bot} bot')}",
             seats=bots + 1,
             board=board,
             home_assignment=Game.HomeAssignment.RANDOM,
