@@ -39,7 +39,7 @@ def queue(
 ) -> EventJob:
     """Record the job and hand it to a worker once the row is committed. The rights are
     checked here, so an organiser of another league queues nothing."""
-    services._check_organiser(event.league, by)
+    services.check_organiser(event.league, by)
     if kind not in Kind.values:
         raise TournamentError(f"unknown job {kind!r}")
     if kind in (Kind.PAIR_AGAIN, Kind.START_ROUND) and not round_number:

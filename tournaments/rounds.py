@@ -299,9 +299,9 @@ def _seat(seat: TableSeat) -> GameSeat:
 
 def start_round(tournament: Tournament, by: Any, number: int, now: datetime | None = None) -> Round:
     """An organiser starts a paired round (an event that reviews its pairings)."""
-    from tournaments.services import _check_organiser
+    from tournaments.services import check_organiser
 
-    _check_organiser(tournament.league, by)
+    check_organiser(tournament.league, by)
     with transaction.atomic():
         event = _lock(tournament)
         made = event.rounds.filter(number=number).first()
@@ -316,9 +316,9 @@ def repair_round(
 ) -> Round:
     """Pair a round again, with a new draw, while its games have not started; a round
     that has started cannot be paired again."""
-    from tournaments.services import _check_organiser
+    from tournaments.services import check_organiser
 
-    _check_organiser(tournament.league, by)
+    check_organiser(tournament.league, by)
     with transaction.atomic():
         event = _lock(tournament)
         made = event.rounds.filter(number=number).first()

@@ -65,7 +65,7 @@ def update_league(league: League) -> League:
 
 def name_organiser(league: League, by: AbstractBaseUser, user: AbstractBaseUser) -> Membership:
     """An organiser names another organiser of their league."""
-    _check_organiser(league, by)
+    check_organiser(league, by)
     return make_organiser(league, user)
 
 
@@ -92,7 +92,7 @@ def join_league(league: League, user: AbstractBaseUser) -> Membership:
 
 
 def approve_member(league: League, by: AbstractBaseUser, user: AbstractBaseUser) -> Membership:
-    _check_organiser(league, by)
+    check_organiser(league, by)
     with transaction.atomic():
         membership = Membership.objects.select_for_update().filter(league=league, user=user).first()
         if membership is None or membership.status != Membership.Status.PENDING:
@@ -120,7 +120,9 @@ def leave_league(league: League, user: AbstractBaseUser) -> None:
         membership.save(update_fields=["status", "role"])
 
 
-def _check_organiser(league: League, by: AbstractBaseUser) -> None:
+def check_organiser(league: League, by: AbstractBaseUser) -> None:
+    """Refuses ``by`` unless they organise the league: the one rights check of every
+    organiser's service of leagues, events and their jobs."""
     if not organises(by, league):
         raise TournamentError("only an organiser of this league can do that")
 
@@ -138,7 +140,7 @@ def create_tournament(league: League, by: AbstractBaseUser, name: str, **fields:
 def new_tournament(league: League, by: AbstractBaseUser, name: str, **fields: Any) -> Tournament:
     """The tournament ``create_tournament`` would make, checked but not saved (the
     admin's form checks a new event with it)."""
-    _check_organiser(league, by)
+    check_organiser(league, by)
     name = name.strip()
     if not name:
         raise TournamentError("a tournament needs a name")
@@ -157,7 +159,7 @@ def update_tournament(tournament: Tournament, by: AbstractBaseUser, **changes: A
     """An organiser's edit of the event's settings: any of them while it is prepared or
     registering; once it has started only ``SAFE_ONCE_STARTED`` (``SAFE_ONCE_FINISHED``
     once it is over). The event's name changes; its address (slug) stays."""
-    _check_organiser(tournament.league, by)
+    check_organiser(tournament.league, by)
     with transaction.atomic():
         locked = _lock(tournament)
         apply_changes(locked, changes)
@@ -171,7 +173,7 @@ def _new_seed() -> int:
 
 
 def open_registration(tournament: Tournament, by: AbstractBaseUser) -> None:
-    _check_organiser(tournament.league, by)
+    check_organiser(tournament.league, by)
     with transaction.atomic():
         locked = _lock(tournament)
         if locked.status != Tournament.Status.DRAFT:
@@ -327,7 +329,7 @@ def check_in(tournament: Tournament, user: AbstractBaseUser, now: datetime | Non
 
 def add_bot(tournament: Tournament, by: AbstractBaseUser, bot: str = "greedy") -> Entry:
     """A bot entry (for tests and casual events), added by an organiser."""
-    _check_organiser(tournament.league, by)
+    check_organiser(tournament.league, by)
     if bot not in BOTS:
         raise TournamentError(f"unknown bot {bot!r}")
     with transaction.atomic():
@@ -346,7 +348,7 @@ def start_event(tournament: Tournament, by: AbstractBaseUser) -> None:
     """An organiser starts the event now (instead of at its start time)."""
     from tournaments import rounds
 
-    _check_organiser(tournament.league, by)
+    check_organiser(tournament.league, by)
     if rounds.start(tournament.pk) is None:
         raise TournamentError("only an event whose registration is open can start")
 
@@ -363,7 +365,7 @@ def resume_event(tournament: Tournament, by: AbstractBaseUser) -> int:
 
 
 def _set_paused(tournament: Tournament, by: AbstractBaseUser, pause: bool) -> int:
-    _check_organiser(tournament.league, by)
+    check_organiser(tournament.league, by)
     with transaction.atomic():
         locked = _lock(tournament)
         was, now = (
@@ -399,7 +401,7 @@ def drop_entry(tournament: Tournament, by: AbstractBaseUser, entry: Entry, note:
     """An organiser drops a player from later rounds (they stay in the standings). Before
     the start their place goes to the first on the waiting list. Not from a finished
     event: its standings are final."""
-    _check_organiser(tournament.league, by)
+    check_organiser(tournament.league, by)
     with transaction.atomic():
         locked = _lock(tournament)
         _check_not_finished(locked)
@@ -419,7 +421,7 @@ def drop_entry(tournament: Tournament, by: AbstractBaseUser, entry: Entry, note:
 def admit(tournament: Tournament, by: AbstractBaseUser, entry: Entry) -> Entry:
     """An organiser takes a player off the waiting list before the start, past the cap
     (which stays as it is for later registrations)."""
-    _check_organiser(tournament.league, by)
+    check_organiser(tournament.league, by)
     with transaction.atomic():
         locked = _lock(tournament)
         entry = Entry.objects.select_for_update().get(pk=entry.pk, tournament=locked)
@@ -436,7 +438,7 @@ def admit(tournament: Tournament, by: AbstractBaseUser, entry: Entry) -> Entry:
 def reinstate(tournament: Tournament, by: AbstractBaseUser, entry: Entry) -> Entry:
     """An organiser takes a dropped player back for the rounds to come (while there are
     rounds to come: a finished event's standings are final)."""
-    _check_organiser(tournament.league, by)
+    check_organiser(tournament.league, by)
     with transaction.atomic():
         locked = _lock(tournament)
         _check_not_finished(locked)
@@ -465,7 +467,7 @@ def correct_result(
     order by entry, best first, ties in one group. The standings follow at once, the
     table's game shows the corrected result, and the table's players are mailed their
     old and new places with the organiser's ``reason``."""
-    _check_organiser(tournament.league, by)
+    check_organiser(tournament.league, by)
     with transaction.atomic():
         locked = _lock(tournament)
         table = (

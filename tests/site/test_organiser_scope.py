@@ -41,9 +41,9 @@ from ratings import ladder as ladders
 from ratings.errors import RatingError
 from ratings.models import JournalEntry, Ladder, LadderPlayer
 from tests.organisers import Side, TwoLeaguesTestCase, World, snapshot
-from tournaments import rounds, services
+from tournaments import eventjobs, rounds, services
 from tournaments.errors import TournamentError
-from tournaments.models import Entry, League, Membership, Round, Table, Tournament
+from tournaments.models import Entry, EventJob, League, Membership, Round, Table, Tournament
 
 User = get_user_model()
 Check = Callable[["ScopeCase", str], None]
@@ -778,6 +778,8 @@ SERVICES: dict[str, ServiceCall] = {
     "tournaments.correct_result": lambda w, s, by: services.correct_result(
         s.event, by, Table.objects.get(round__tournament=s.event).pk, [[_entry(s).pk]]
     ),
+    "tournaments.check_organiser": lambda w, s, by: services.check_organiser(s.league, by),
+    "tournaments.queue": lambda w, s, by: eventjobs.queue(s.event, by, EventJob.Kind.ADD_BOT),
     "tournaments.start_round": lambda w, s, by: rounds.start_round(s.event, by, 1),
     "tournaments.repair_round": lambda w, s, by: rounds.repair_round(s.event, by, 1),
     "ratings.create_ladder": lambda w, s, by: ladders.create_ladder(s.league, by, "Another"),
@@ -789,6 +791,7 @@ SERVICE_MODULES = {
     "games": "games.services",
     "tournaments": "tournaments.services",
     "tournaments.rounds": "tournaments.rounds",
+    "tournaments.eventjobs": "tournaments.eventjobs",
     "ratings": "ratings.ladder",
 }
 
