@@ -15,6 +15,7 @@ from django.db import models
 from django.utils import timezone
 
 from games.engine import BOARDS
+from games.kinds import DEFAULT_KIND, kind_choices
 
 
 def new_invite_token() -> str:
@@ -46,6 +47,12 @@ class Game(models.Model):
     BOARD_CHOICES = [(board_id, board.name) for board_id, board in sorted(BOARDS.items())]
 
     name = models.CharField(max_length=80, blank=True)
+    kind = models.CharField(
+        max_length=20,
+        choices=kind_choices,
+        default=DEFAULT_KIND,
+        help_text="The game played",
+    )
     creator = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         null=True,

@@ -16,6 +16,7 @@ from django.db import models
 from django.db.models import Q
 from django.utils import timezone
 
+from games.kinds import DEFAULT_KIND, kind_choices
 from games.models import Game
 
 
@@ -36,6 +37,12 @@ class Ladder(models.Model):
         "tournaments.League", on_delete=models.PROTECT, related_name="ladders"
     )
     name = models.CharField(max_length=100)
+    kind = models.CharField(
+        max_length=20,
+        choices=kind_choices,
+        default=DEFAULT_KIND,
+        help_text="The game the ladder plays",
+    )
     description = models.TextField(blank=True)
     is_public = models.BooleanField(default=True)
     is_open = models.BooleanField(default=True, help_text="Players may join")

@@ -11,6 +11,7 @@ from django.conf import settings
 from django.db import models
 from django.utils import timezone
 
+from games.kinds import DEFAULT_KIND, kind_choices
 from games.models import Game
 
 
@@ -107,6 +108,12 @@ class Tournament(models.Model):
 
     league = models.ForeignKey(League, on_delete=models.PROTECT, related_name="tournaments")
     name = models.CharField(max_length=100)
+    kind = models.CharField(
+        max_length=20,
+        choices=kind_choices,
+        default=DEFAULT_KIND,
+        help_text="The game the event plays",
+    )
     slug = models.SlugField(max_length=100)
     description = models.TextField(blank=True)
     format = models.CharField(max_length=15, choices=Format, default=Format.SWISS)

@@ -99,6 +99,7 @@ INSTALLED_APPS = [
     "axes",
     "accounts",
     "games",
+    "ww5",
     "tournaments",
     "ratings",
     "mail",

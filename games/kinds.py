@@ -1,0 +1,179 @@
+"""Game kinds: the one seam between the server and the games it runs.
+
+The server (lobby, seats, clocks, deadlines, mails, replies, events, ladders) knows a game
+only through its kind, an object registered here when the kind's app starts (in its
+``AppConfig.ready``, as ``mail.parts`` takes its renderers). A kind says what its game is
+(key, name, player counts, options), plays it (start, whose decision it is, parse, apply,
+the default decision at a deadline, forfeit, the finishing order, bots) and shows it: every
+reader of a game's position or of the events of its moves gets them through the kind's
+``view`` and ``events_for`` for the person reading, so that a game with hidden information
+shows each player only what is theirs to see.
+
+A decision may be held by one player or by several at once (``deciders``): the second is a
+sealed decision, whose actions stay hidden from the others until all are in.
+"""
+
+from __future__ import annotations
+
+import re
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from random import Random
+from typing import Any, ClassVar
+
+# A kind's key names it in the database, in URLs and in templates' folders.
+KIND_KEY = re.compile(r"[a-z][a-z0-9]*(-[a-z0-9]+)*")
+# The kind every game, event and ladder had before there were kinds.
+DEFAULT_KIND = "ww5"
+
+Position = dict[str, Any]
+Event = dict[str, Any]
+Bot = Callable[[Any, str, Random], str]
+
+
+@dataclass(frozen=True)
+class Viewer:
+    """Who reads a game: one of its players (by the kind's name for their seat), a
+    spectator (no player), or everyone at once (a finished game, a superuser)."""
+
+    player: str | None = None
+    everything: bool = False
+
+    @property
+    def is_spectator(self) -> bool:
+        return self.player is None and not self.everything
+
+
+SPECTATOR = Viewer()
+EVERYONE = Viewer(everything=True)
+
+
+def player_viewer(player: str) -> Viewer:
+    """The viewer who plays the seat the kind calls ``player``."""
+    return Viewer(player=player)
+
+
+class GameKind(ABC):
+    """A game the server can run. Subclasses set the class attributes and implement the
+    abstract methods; the others have defaults that suit a game without secrets."""
+
+    key: ClassVar[str]
+    name: ClassVar[str]
+    min_players: ClassVar[int]
+    max_players: ClassVar[int]
+    # The folder, under a templates directory, of the kind's own templates.
+    template_folder: ClassVar[str]
+
+    # --- options -------------------------------------------------------------------
+
+    @abstractmethod
+    def default_options(self) -> dict[str, Any]:
+        """The options of a game made without choosing any."""
+
+    @abstractmethod
+    def check_options(self, options: Mapping[str, Any]) -> dict[str, Any]:
+        """The options as stored (every name present), if a game can be played with
+        them; a ``ValueError`` says why not, in words for the person who chose them."""
+
+    # --- play ----------------------------------------------------------------------
+
+    @abstractmethod
+    def load(self, position: Position) -> Any:
+        """The kind's state from a stored position."""
+
+    @abstractmethod
+    def dump(self, state: Any) -> Position:
+        """The stored position of a state (``load(dump(s))`` is ``s``)."""
+
+    @abstractmethod
+    def deciders(self, state: Any) -> tuple[str, ...]:
+        """Whose decision the game waits for: none once it is over, one player, or
+        several at once for a sealed decision."""
+
+    @abstractmethod
+    def is_over(self, state: Any) -> bool:
+        """Whether the game has ended by its rules."""
+
+    @abstractmethod
+    def legal(self, state: Any, player: str) -> Sequence[str]:
+        """The player's legal actions now, in the kind's canonical notation."""
+
+    @abstractmethod
+    def parse(self, state: Any, player: str, text: str) -> str:
+        """The canonical action a player's words mean; a ``ValueError`` says why not."""
+
+    @abstractmethod
+    def apply(self, state: Any, player: str, action: str, rng: Random) -> tuple[Any, list[Event]]:
+        """The state after the player's legal action, and what happened, as events."""
+
+    @abstractmethod
+    def forfeit(self, state: Any, player: str) -> tuple[Any, list[Event]]:
+        """The state after the player leaves the game."""
+
+    @abstractmethod
+    def finishing_order(
+        self, state: Any, history: Sequence[tuple[str, list[Event]]]
+    ) -> list[list[str]]:
+        """The players from first to last (tied players share a group) of a game that is
+        over, from its final state and its moves' actions and events."""
+
+    def default_decision(self, state: Any, player: str) -> str | None:
+        """The action taken for a player whose deadline passed, or None: the missed-turn
+        policy (a forfeit after too many) applies."""
+        return None
+
+    bots: ClassVar[Mapping[str, Bot]] = {}
+
+    # --- what each reader may see ------------------------------------------------
+
+    def view(self, position: Position, viewer: Viewer) -> Position:
+        """The position as ``viewer`` may see it. The default shows everything: a kind
+        with secrets removes what the viewer may not know."""
+        return position
+
+    def events_for(self, events: Iterable[Event], viewer: Viewer) -> list[Event]:
+        """The events of one move as ``viewer`` may see them (default: all of them)."""
+        return list(events)
+
+    def action_for(self, action: str, player: str, viewer: Viewer) -> str:
+        """A recorded action as ``viewer`` may read it: a sealed action shows only to its
+        player until the game reveals it (default: actions are public)."""
+        return action
+
+
+_kinds: dict[str, GameKind] = {}
+
+
+class UnknownKind(LookupError):
+    """No kind is registered under this key."""
+
+
+def register_kind(kind: GameKind) -> None:
+    """Run games of ``kind`` (called from its app's ``ready``); registering a key again
+    replaces the kind."""
+    if not KIND_KEY.fullmatch(kind.key):
+        raise ValueError(f"a kind's key is lowercase words joined by '-': {kind.key!r}")
+    _kinds[kind.key] = kind
+
+
+def unregister_kind(key: str) -> None:
+    """Forget a kind (for tests that register one of their own)."""
+    _kinds.pop(key, None)
+
+
+def kind_named(key: str) -> GameKind:
+    kind = _kinds.get(key)
+    if kind is None:
+        raise UnknownKind(f"no game kind is registered as {key!r}")
+    return kind
+
+
+def all_kinds() -> list[GameKind]:
+    """The registered kinds, by name."""
+    return sorted(_kinds.values(), key=lambda kind: kind.name)
+
+
+def kind_choices() -> list[tuple[str, str]]:
+    """(key, name) of every registered kind, for forms."""
+    return [(kind.key, kind.name) for kind in all_kinds()]

@@ -1,0 +1,89 @@
+"""World War 5 (``shared/rules/world-war-5.md``) as a game kind.
+
+Nothing of the game is hidden: every player and spectator sees the whole position and
+every event, so the views are the defaults. A decision is always one player's.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from random import Random
+from typing import Any, ClassVar
+
+from games import engine
+from games.engine.board import DEFAULT_BOARD
+from games.engine.bots import BOTS
+from games.engine.state import State
+from games.kinds import Bot, Event, GameKind, Position
+
+STRICT, CASUAL = "strict", "casual"
+
+
+def _seated(bot: Any) -> Bot:
+    """An engine bot, which plays the player to move, as a kind's bot for a seat."""
+
+    def play(state: State, player: str, rng: Random) -> str:
+        return str(bot(state, rng))
+
+    return play
+
+
+class WorldWar5(GameKind):
+    key: ClassVar[str] = "ww5"
+    name: ClassVar[str] = "World War 5"
+    min_players: ClassVar[int] = 2
+    max_players: ClassVar[int] = 6
+    template_folder: ClassVar[str] = "ww5"
+    bots: ClassVar[Mapping[str, Bot]] = {key: _seated(bot) for key, bot in BOTS.items()}
+
+    def default_options(self) -> dict[str, Any]:
+        return {"board": DEFAULT_BOARD, "setup": STRICT, "retreat_into_origin": False}
+
+    def check_options(self, options: Mapping[str, Any]) -> dict[str, Any]:
+        unknown = set(options) - set(self.default_options())
+        if unknown:
+            raise ValueError(f"unknown options: {', '.join(sorted(unknown))}")
+        checked = {**self.default_options(), **options}
+        if checked["board"] not in engine.BOARDS:
+            raise ValueError(f"unknown board {checked['board']!r}")
+        if checked["setup"] not in (STRICT, CASUAL):
+            raise ValueError(f"unknown setup {checked['setup']!r}")
+        if not isinstance(checked["retreat_into_origin"], bool):
+            raise ValueError("retreat_into_origin is true or false")
+        return checked
+
+    def load(self, position: Position) -> State:
+        return engine.load_position(position)
+
+    def dump(self, state: State) -> Position:
+        return engine.dump_position(state)
+
+    def deciders(self, state: State) -> tuple[str, ...]:
+        if state.phase == "over" or state.to_move is None:
+            return ()
+        return (state.name_of(state.to_move),)
+
+    def is_over(self, state: State) -> bool:
+        return state.phase == "over"
+
+    def legal(self, state: State, player: str) -> Sequence[str]:
+        return engine.legal_actions(state) if player in self.deciders(state) else ()
+
+    def parse(self, state: State, player: str, text: str) -> str:
+        try:
+            return engine.parse_action(state, text)
+        except engine.IllegalAction as refusal:
+            raise ValueError(str(refusal)) from None
+
+    def apply(
+        self, state: State, player: str, action: str, rng: Random
+    ) -> tuple[State, list[Event]]:
+        return engine.apply_action(state, action, rng=rng)
+
+    def forfeit(self, state: State, player: str) -> tuple[State, list[Event]]:
+        return engine.forfeit(state, player)
+
+    def finishing_order(
+        self, state: State, history: Sequence[tuple[str, list[Event]]]
+    ) -> list[list[str]]:
+        return engine.finishing_order(state, list(history))
