@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from contextvars import ContextVar
 from datetime import timedelta
 from typing import Any
 
@@ -33,7 +34,7 @@ from django.template.response import TemplateResponse
 from django.urls import URLPattern, path, reverse
 from django.utils.html import format_html
 
-from games import engine, options, selectors, services
+from games import engine, options, seen, selectors, services
 from games.describe import sentence
 from games.models import Game, Move, Seat
 from ww5site import durations
@@ -189,10 +190,70 @@ class SeatInline(ReadOnlyInline):
         return seat.player_name or "-"
 
 
+# Who reads the admin page being drawn: a game's position and its moves' actions, dice
+# and events show as the game's kind lets that person see them (a superuser, or anyone
+# once the game is over, sees all; an organiser who does not play in it, what a
+# spectator sees).
+_reader: ContextVar[Any] = ContextVar("games_admin_reader", default=None)
+
+
+class SeenByReaderAdmin(admin.ModelAdmin):
+    """Draws its pages knowing who reads them, for the displays that show a game's
+    position or moves through ``games.seen``."""
+
+    def changelist_view(
+        self, request: HttpRequest, extra_context: dict[str, Any] | None = None
+    ) -> HttpResponse:
+        return _drawn_for(
+            request, lambda: super(SeenByReaderAdmin, self).changelist_view(request, extra_context)
+        )
+
+    def changeform_view(
+        self,
+        request: HttpRequest,
+        object_id: str | None = None,
+        form_url: str = "",
+        extra_context: dict[str, Any] | None = None,
+    ) -> HttpResponse:
+        return _drawn_for(
+            request,
+            lambda: super(SeenByReaderAdmin, self).changeform_view(
+                request, object_id, form_url, extra_context
+            ),
+        )
+
+
+def _drawn_for(request: HttpRequest, view: Callable[[], HttpResponse]) -> HttpResponse:
+    """The response of ``view``, drawn while ``request``'s user is the reader (a
+    template response is drawn here, not after the reader is forgotten)."""
+    token = _reader.set(request.user)
+    try:
+        response = view()
+        if isinstance(response, TemplateResponse):
+            response.render()
+        return response
+    finally:
+        _reader.reset(token)
+
+
+def _seen_move(move: Move) -> seen.SeenMove:
+    game = move.game
+    return seen.move(game, move, move.seat.player_name, seen.viewer_of(game, _reader.get()))
+
+
 class MoveInline(ReadOnlyInline):
     model = Move
-    fields = ("number", "player", "action", "dice", "source", "actor", "created_at")
+    fields = ("number", "player", "shown_action", "shown_dice", "source", "actor", "created_at")
     readonly_fields = fields
+
+    @admin.display(description="action")
+    def shown_action(self, move: Move) -> str:
+        return _seen_move(move).action
+
+    @admin.display(description="dice")
+    def shown_dice(self, move: Move) -> list[int]:
+        return _seen_move(move).dice
+
     verbose_name_plural = "Move log (read-only)"
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Move]:
@@ -212,15 +273,36 @@ class MoveInline(ReadOnlyInline):
 
 
 @admin.register(Move)
-class MoveAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
+class MoveAdmin(ReadOnlyAdminMixin, SeenByReaderAdmin):
     """The move log is the source of truth: nobody adds, edits or deletes a row."""
 
-    list_display = ("game", "number", "player", "action", "source", "actor", "created_at")
+    list_display = ("game", "number", "player", "shown_action", "source", "actor", "created_at")
     list_filter = ("source",)
-    search_fields = ("game__name", "action")
+    search_fields = ("game__name",)
     list_select_related = ("game", "seat__game", "seat__user__profile", "actor")
-    fields = ("game", "number", "seat", "action", "dice", "events", "source", "actor")
+    fields = (
+        "game",
+        "number",
+        "seat",
+        "shown_action",
+        "shown_dice",
+        "shown_events",
+        "source",
+        "actor",
+    )
     readonly_fields = fields
+
+    @admin.display(description="action")
+    def shown_action(self, move: Move) -> str:
+        return _seen_move(move).action
+
+    @admin.display(description="dice")
+    def shown_dice(self, move: Move) -> list[int]:
+        return _seen_move(move).dice
+
+    @admin.display(description="events")
+    def shown_events(self, move: Move) -> str:
+        return format_html("<pre>{}</pre>", json.dumps(_seen_move(move).events, indent=2))
 
     @admin.display(description="player")
     def player(self, move: Move) -> str:
@@ -247,7 +329,7 @@ class MoveAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
 
 
 @admin.register(Game)
-class GameAdmin(ShortDurationsAdmin, admin.ModelAdmin):
+class GameAdmin(ShortDurationsAdmin, SeenByReaderAdmin):
     list_display = (
         "id",
         "name",
@@ -352,9 +434,10 @@ class GameAdmin(ShortDurationsAdmin, admin.ModelAdmin):
 
     @admin.display(description="position")
     def pretty_position(self, game: Game) -> str:
-        if game.position is None:
+        shown = seen.position(game, seen.viewer_of(game, _reader.get()))
+        if shown is None:
             return "(not started)"
-        return format_html("<pre>{}</pre>", json.dumps(game.position, indent=2))
+        return format_html("<pre>{}</pre>", json.dumps(shown, indent=2))
 
     @admin.display(description="start rolls")
     def pretty_start_record(self, game: Game) -> str:
@@ -524,7 +607,9 @@ class GameAdmin(ShortDurationsAdmin, admin.ModelAdmin):
     def move_view(self, request: HttpRequest, game_id: int) -> HttpResponse:
         game = self._managed_game(request, game_id)
         waiting = game.to_move if game.is_active else None
-        actions = engine.legal_actions(services.state_of(game)) if waiting else []
+        # the organiser decides for the waiting player, from that player's choices
+        shown = seen.state(game, seen.seat_viewer(game, waiting)) if waiting else None
+        actions = engine.legal_actions(shown) if shown is not None else []
         form = MoveForm(
             request.POST if request.method == "POST" else None,
             actions=actions,
@@ -569,7 +654,7 @@ class GameAdmin(ShortDurationsAdmin, admin.ModelAdmin):
         seats = game.seats.select_related("user__profile")
         if game.position is None:
             return seats
-        state = services.state_of(game)
+        state = seen.state(game, seen.SPECTATOR)  # who is still in the game is public
         playing = [p.name for i, p in enumerate(state.players) if i not in state.eliminated]
         return seats.filter(pk__in=[s.pk for s in seats if s.player_name in playing])
 

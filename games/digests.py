@@ -19,7 +19,7 @@ from django.utils import timezone
 
 from accounts.digest_times import next_digest_at
 from accounts.models import Profile
-from games import describe, links, notify
+from games import describe, links, notify, seen
 from games.engine import BOARDS
 from games.models import Game, Move
 
@@ -76,8 +76,11 @@ def digest_games(user: AbstractBaseUser, since: datetime, until: datetime) -> li
             )
         )
         board = BOARDS[game.board]
+        viewer = seen.seat_viewer(game, mine)
         lines = [
-            notify.move_line(board, move, by_id[move.seat_id].player_name, names)
+            notify.move_line(
+                board, seen.move(game, move, by_id[move.seat_id].player_name, viewer), names
+            )
             for move in moves[:MOVES_PER_GAME]
         ]
         waiting = game.is_active and game.to_move_id == mine.pk

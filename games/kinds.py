@@ -64,6 +64,9 @@ class GameKind(ABC):
     max_players: ClassVar[int]
     # The folder, under a templates directory, of the kind's own templates.
     template_folder: ClassVar[str]
+    # A kind with no secrets at all (its views are the defaults) says so, and readers
+    # skip the round trip through a view that would change nothing.
+    hides_nothing: ClassVar[bool] = False
 
     # --- options -------------------------------------------------------------------
 
@@ -135,6 +138,11 @@ class GameKind(ABC):
     def events_for(self, events: Iterable[Event], viewer: Viewer) -> list[Event]:
         """The events of one move as ``viewer`` may see them (default: all of them)."""
         return list(events)
+
+    def dice_for(self, dice: list[int], player: str, viewer: Viewer) -> list[int]:
+        """The random numbers a move drew as ``viewer`` may read them (default: all;
+        a kind whose draws deal secrets, such as a shuffled deck, hides those)."""
+        return dice
 
     def action_for(self, action: str, player: str, viewer: Viewer) -> str:
         """A recorded action as ``viewer`` may read it: a sealed action shows only to its

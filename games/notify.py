@@ -17,7 +17,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
 
-from games import boardmarks, describe, engine, links, replyto, selectors
+from games import boardmarks, describe, engine, links, replyto, seen, selectors
 from games.engine import BOARDS, Board, State
 from games.models import Game, GameEvent, Move, Seat
 from mail.parts import InlinePart, content_id
@@ -63,19 +63,24 @@ def board_lines(game: Game, state: State, names: dict[str, str]) -> list[str]:
 
 
 def moves_since(game: Game, seat: Seat, names: dict[str, str], seats: Iterable[Seat]) -> list[str]:
-    """What happened since this seat's previous decision, in words; ``seats``: the
-    game's seats."""
+    """What happened since this seat's previous decision, in words, as its player may
+    see it; ``seats``: the game's seats."""
     board = BOARDS[game.board]
     players = {s.pk: s.player_name for s in seats}
+    viewer = seen.seat_viewer(game, seat)
     last = game.moves.filter(seat=seat).order_by("-number").values_list("number", flat=True)
     since = last[0] if last else 0
     moves = Move.objects.filter(game=game, number__gt=since)
-    return [move_line(board, move, players[move.seat_id], names) for move in moves]
+    return [
+        move_line(board, seen.move(game, move, players[move.seat_id], viewer), names)
+        for move in moves
+    ]
 
 
-def move_line(board: Board, move: Move, player: str, names: dict[str, str]) -> str:
-    """One logged move in words, on one line: "12. … rolls … ; … retreats …"."""
-    words = describe.describe_move(board, move.action, player, move.events, names)
+def move_line(board: Board, move: seen.SeenMove, names: dict[str, str]) -> str:
+    """One logged move in words, as its reader may see it, on one line: "12. … rolls …;
+    … retreats …"."""
+    words = describe.describe_move(board, move.action, move.player, move.events, names)
     parts = [words.action, words.dice, *words.followed]
     return f"{move.number}. " + " ".join(p for p in parts if p)
 
@@ -94,9 +99,11 @@ SENT_WHEN_MUTED = {"missed"}
 def decision_context(
     game: Game, seat: Seat, state: State, seats: Iterable[Seat] | None = None
 ) -> dict[str, Any]:
-    """What a decision mail (or its reminder) says; ``seats`` when already read."""
+    """What a decision mail (or its reminder) says, as the seat's player may see it;
+    ``seats`` when already read."""
     if seats is None:
         seats = list(game.seats.select_related("user__profile"))
+    state = seen.shown(game, state, seen.seat_viewer(game, seat))
     names = describe.player_names(seats)
     return {
         "game": game,
@@ -114,11 +121,14 @@ def decision_context(
 
 
 def board_spec(
-    game: Game, names: dict[str, str], marks: boardmarks.Marks | None = None
+    game: Game,
+    names: dict[str, str],
+    viewer: seen.Viewer,
+    marks: boardmarks.Marks | None = None,
 ) -> dict[str, Any]:
-    """What the sender needs to draw the game's board as it is now (``board_picture``),
-    with ``marks``: the last move and a pending retreat."""
-    spec = {"board": game.board, "position": game.position, "names": names}
+    """What the sender needs to draw the game's board as it is now, as ``viewer`` may
+    see it (``board_picture``), with ``marks``: the last move and a pending retreat."""
+    spec = {"board": game.board, "position": seen.position(game, viewer), "names": names}
     if marks is not None:
         spec["marks"] = marks.as_data()
     return spec
@@ -217,13 +227,19 @@ def queue_decision_mail(
     if seat.user is None or not seat.user.email or seat.muted:
         return  # the context is not worth building
     context = decision_context(game, seat, state, seats)
+    viewer = seen.seat_viewer(game, seat)
+    events = []
+    if move is not None:
+        mover = next(s for s in seats if s.pk == move.seat_id)
+        events = seen.move(game, move, mover.player_name, viewer).events
+    marks = boardmarks.marks_of(seen.shown(game, state, viewer), events)
     _queue(
         seat,
         "decision",
         "decision",
         context,
         f"decision:{game.pk}:{game.turn_number}:{seat.pk}:{seat.user_id}",
-        board_spec(game, context["names"], boardmarks.marks_of(state, move.events if move else [])),
+        board_spec(game, context["names"], viewer, marks),
         decision=True,
     )
 
@@ -336,10 +352,11 @@ def queue_event_mails(game: Game, move: Move, state: State, seats: list[Seat]) -
         return
     names = describe.player_names(seats)
     mover = next(s for s in seats if s.pk == move.seat_id)
-    words = describe.describe_move(
-        BOARDS[game.board], move.action, mover.player_name, move.events, names
-    )
     for seat in recipients:
+        shown = seen.move(game, move, mover.player_name, seen.seat_viewer(game, seat))
+        words = describe.describe_move(
+            BOARDS[game.board], shown.action, shown.player, shown.events, names
+        )
         context = {
             "game": game,
             "seat": seat,

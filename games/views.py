@@ -26,7 +26,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from games import boardmarks, boardview, describe, engine, links, selectors, services
+from games import boardmarks, boardview, describe, engine, links, seen, selectors, services
 from games.engine import BOARDS, Board, State
 from games.forms import (
     MANY_PLAYERS,
@@ -223,23 +223,24 @@ def _away_until(seat: Seat) -> datetime | None:
     return current[0].ends_at if current else None
 
 
-def _log(game: Game, seats: list[Seat], names: dict[str, str]) -> list[dict[str, Any]]:
-    """The moves in words, each named after the players who held the seats then, with
-    the game's other events (an organiser's actions, replacements) in their places."""
+def _log(
+    game: Game, seats: list[Seat], names: dict[str, str], viewer: seen.Viewer
+) -> list[dict[str, Any]]:
+    """The moves in words as ``viewer`` may see them, each named after the players who
+    held the seats then, with the game's other events (an organiser's actions,
+    replacements) in their places."""
     by_id = {s.pk: s for s in seats}
     board = _board(game)
     events = list(game.events.select_related("seat"))
     replaced = services.replacements(events, by_id)
     entries = []
-    moves = game.moves.order_by("number")
     at = 0
-    for move in moves:
+    for move in seen.moves(game, viewer, seats):
         while at < len(events) and events[at].after_move < move.number:
             entries.append({"event": events[at]})
             at += 1
-        seat = by_id[move.seat_id]
         then = describe.names_at(names, replaced, move.number)
-        words = describe.describe_move(board, move.action, seat.player_name, move.events, then)
+        words = describe.describe_move(board, move.action, move.player, move.events, then)
         entries.append({"move": move, "words": words, "source": move.get_source_display()})
     entries += [{"event": event} for event in events[at:]]
     return entries
@@ -440,18 +441,22 @@ RECENT_LOG = 6  # log entries shown unfolded; earlier ones fold away
 
 
 def _outcome(
-    game: Game, seats: list[Seat], names: dict[str, str], done: str, me: Seat | None
+    game: Game,
+    seats: list[Seat],
+    names: dict[str, str],
+    done: str,
+    me: Seat | None,
+    viewer: seen.Viewer,
 ) -> dict[str, Any] | None:
     """What a decision just made did (``done``: its move number, from the redirect):
     the move in words with its dice and what followed, and whose decision it is now.
     A number that is no move of this game shows nothing."""
     if not done.isdecimal() or len(done) > 9:
         return None
-    move = game.moves.filter(number=int(done)).first()
+    move = seen.move_numbered(game, int(done), viewer, seats)
     if move is None:
         return None
-    mover = next(s for s in seats if s.pk == move.seat_id)
-    words = describe.describe_move(_board(game), move.action, mover.player_name, move.events, names)
+    words = describe.describe_move(_board(game), move.action, move.player, move.events, names)
     parts = (words.action, words.dice, *words.followed)
     lines = [describe.sentence(part) for part in parts if part]
     return {"move": move, "lines": lines, "now": now_waiting(game, me)}
@@ -464,11 +469,11 @@ def now_waiting(game: Game, me: Seat | None) -> str:
     )
 
 
-def _resign_place(game: Game, state: State, seat: Seat) -> str:
+def _resign_place(game: Game, state: State, seat: Seat, viewer: seen.Viewer) -> str:
     """Where the seat's player would finish if they resigned now (R31: a forfeiter
     ranks below everyone eliminated in play), as "3rd of 4"."""
     after, events = engine.forfeit(state, seat.player_name)
-    history = [(move.action, move.events) for move in game.moves.order_by("number")]
+    history = [(move.action, move.events) for move in seen.moves(game, viewer)]
     history.append((f"forfeit {seat.player_name}", events))
     try:
         ranks = engine.competition_ranks(engine.finishing_order(after, history))
@@ -502,14 +507,15 @@ def _game_context(
 ) -> dict[str, Any]:
     seats = _seats(game)
     names = describe.player_names(seats)
-    state = services.state_of(game) if game.position else None
+    viewer = seen.viewer_of(game, request.user)
+    state = seen.state(game, viewer)
     my_seat = selectors.seat_for(game, request.user)
     user = request.user
     organiser = selectors.can_organise(game, user)
     is_open = game.status == Game.Status.OPEN
     has_room = len(seats) < game.seats_wanted
     choosing = game.home_assignment == Game.HomeAssignment.CHOOSE
-    log = _log(game, seats, names)
+    log = _log(game, seats, names, viewer)
     last_events = next((entry["move"].events for entry in reversed(log) if "move" in entry), [])
     context: dict[str, Any] = {
         "game": game,
@@ -527,7 +533,7 @@ def _game_context(
         "log": log,
         "log_earlier": log[:-RECENT_LOG],
         "log_recent": log[-RECENT_LOG:],
-        "outcome": _outcome(game, seats, names, done, my_seat),
+        "outcome": _outcome(game, seats, names, done, my_seat, viewer),
         "live_version": live_version(game),
         "poll_seconds": settings.GAME_PAGE_POLL_SECONDS,
         "decision": _decision(game, my_seat, state, names, confirm, chosen, notation),
@@ -552,7 +558,7 @@ def _game_context(
         out = {state.players[i].name for i in state.eliminated}
         if my_seat.player_name not in out:
             context["resign_form"] = ResignForm()
-            context["resign_place"] = _resign_place(game, state, my_seat)
+            context["resign_place"] = _resign_place(game, state, my_seat, viewer)
     if organiser and not game.is_public:
         context["invite_url"] = request.build_absolute_uri(
             reverse("games:invite", args=[game.invite_token])
@@ -775,20 +781,18 @@ def replay(request: HttpRequest, pk: int) -> HttpResponse:
     if not game.start_record:
         messages.info(request, "This game has not started: there is nothing to replay yet.")
         return redirect(_game_url(game))
-    states = selectors.replay(game)
-    last = len(states) - 1
-    try:
-        step = min(max(int(request.GET.get("step", "0")), 0), last)
-    except ValueError:
-        step = 0
     seats = _seats(game)
+    try:
+        asked = int(request.GET.get("step", "0"))
+    except ValueError:
+        asked = 0
+    last, move_at, state = seen.replay_step(game, seen.viewer_of(game, request.user), asked, seats)
+    step = min(max(asked, 0), last)
     names = describe.player_names(seats)
-    move_at, state = states[step]
     words = None
     if move_at is not None:
-        seat = next(s for s in seats if s.pk == move_at.seat_id)
         words = describe.describe_move(
-            _board(game), move_at.action, seat.player_name, move_at.events, names
+            _board(game), move_at.action, move_at.player, move_at.events, names
         )
     url = reverse("games:replay", args=[game.pk])
     steps = {"first": 0, "previous": max(step - 1, 0), "next": min(step + 1, last), "last": last}
@@ -817,7 +821,8 @@ def record(request: HttpRequest, pk: int) -> HttpResponse:
     game = _visible_game(request, pk)
     if not game.start_record:
         raise Http404("This game has not started: it has no record yet.")
-    response = JsonResponse(selectors.game_record(game), json_dumps_params={"indent": 2})
+    record = seen.game_record(game, seen.viewer_of(game, request.user))
+    response = JsonResponse(record, json_dumps_params={"indent": 2})
     response["Content-Disposition"] = f'attachment; filename="ww5-game-{game.pk}.json"'
     return response
 
@@ -825,10 +830,11 @@ def record(request: HttpRequest, pk: int) -> HttpResponse:
 # --- one-click decision links ----------------------------------------------------------
 
 
-def _last_events(game: Game) -> list[dict[str, Any]]:
-    """The events of the game's last move (none before the first)."""
-    last = game.moves.order_by("-number").values_list("events", flat=True).first()
-    return list(last or [])
+def _last_events(game: Game, viewer: seen.Viewer) -> list[dict[str, Any]]:
+    """The events of the game's last move as ``viewer`` sees them (none before the
+    first)."""
+    last = seen.last_move(game, viewer)
+    return last.events if last is not None else []
 
 
 @require_http_methods(["GET", "POST"])
@@ -877,11 +883,13 @@ def decide(request: HttpRequest, token: str) -> HttpResponse:
                 seats = _seats(game)
                 names = describe.player_names(seats)
                 number = str(decision.move.number)
-                context["outcome"] = _outcome(game, seats, names, number, seat)
+                viewer = seen.seat_viewer(game, seat)
+                context["outcome"] = _outcome(game, seats, names, number, seat, viewer)
                 return render(request, "games/decide.html", context)
     seats = _seats(game)
     names = describe.player_names(seats)
-    state = services.state_of(game)
+    viewer = seen.seat_viewer(game, seat)
+    state = seen.state(game, viewer)
     groups = describe.choices(state, names)
     context = {
         "game": game,
@@ -895,6 +903,6 @@ def decide(request: HttpRequest, token: str) -> HttpResponse:
             "can_eliminate": _can_eliminate(groups),
         },
         "decision_action": request.path,
-        **position_context(_board(game), state, names, _last_events(game), seats),
+        **position_context(_board(game), state, names, _last_events(game, viewer), seats),
     }
     return render(request, "games/decide.html", context, status=400 if error else 200)

@@ -17,7 +17,7 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 
-from games import describe, engine, notify, selectors
+from games import describe, notify, seen, selectors
 from games.engine import BOARDS
 from games.models import Game, Move, Seat
 from mail.models import OutgoingMail
@@ -116,14 +116,15 @@ def queue_answer(
         "help": HELP if answer.help else "",
     }
     inline = None
-    if game is not None and seat is not None and game.position is not None:
-        state = engine.load_position(game.position)
+    viewer = seen.seat_viewer(game, seat) if game is not None and seat is not None else None
+    state = seen.state(game, viewer) if game is not None and viewer is not None else None
+    if game is not None and seat is not None and viewer is not None and state is not None:
         seats = list(game.seats.select_related("user__profile"))
         names = describe.player_names(seats)
         if answer.board:
             context["board_lines"] = notify.board_lines(game, state, names)
             context["board_cid"] = notify.BOARD_CID
-            inline = (notify.BOARD_PART, notify.board_spec(game, names))
+            inline = (notify.BOARD_PART, notify.board_spec(game, names, viewer))
         if answer.moves and game.is_active and game.to_move_id == seat.pk:
             context["groups"] = describe.choices(state, names)
     subject_line, text, html = notify.render_mail("reply", context, user)
@@ -187,13 +188,15 @@ def waiting_for(game: Game, seat: Seat) -> str:
     )
 
 
-def move_lines(game: Game, move: Move) -> list[str]:
-    """The move as applied, its dice and what followed, one line each."""
+def move_lines(game: Game, move: Move, seat: Seat) -> list[str]:
+    """The move as applied, its dice and what followed, one line each, as the player of
+    ``seat`` may see them."""
     seats = list(game.seats.select_related("user__profile"))
     names = describe.player_names(seats)
     mover = next(s for s in seats if s.pk == move.seat_id)
+    shown = seen.move(game, move, mover.player_name, seen.seat_viewer(game, seat))
     words = describe.describe_move(
-        BOARDS[game.board], move.action, mover.player_name, move.events, names
+        BOARDS[game.board], shown.action, shown.player, shown.events, names
     )
     return [describe.sentence(part) for part in (words.action, words.dice, *words.followed) if part]
 

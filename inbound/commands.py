@@ -132,7 +132,7 @@ def _move(c: Context, line: str, confirmed: bool, now: datetime) -> Handled:
     move = decision.move
     answer = Answer(
         [f"Your decision was recorded: {answers.phrase(game, move.action)}."],
-        lines=answers.move_lines(game, move),
+        lines=answers.move_lines(game, move, c.seat),
         after=[answers.waiting_for(game, c.seat)],
     )
     return _answer(c, Outcome.APPLIED, answer, "", move=move)

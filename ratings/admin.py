@@ -21,10 +21,11 @@ from tournaments.admin import LeagueScopedAdmin
 from tournaments.selectors import is_site_staff
 from ww5site.readonly import ReadOnlyAdminMixin
 
+# The game a ladder plays is not offered while the site serves one game: its default.
 LADDER_FIELDS = [
     f.name
     for f in Ladder._meta.get_fields()
-    if f.concrete and f.name not in ("id", "match_due_at", "created_at")
+    if f.concrete and f.name not in ("id", "match_due_at", "created_at", "kind")
 ]
 
 

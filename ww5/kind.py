@@ -34,6 +34,7 @@ class WorldWar5(GameKind):
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 6
     template_folder: ClassVar[str] = "ww5"
+    hides_nothing: ClassVar[bool] = True
     bots: ClassVar[Mapping[str, Bot]] = {key: _seated(bot) for key, bot in BOTS.items()}
 
     def default_options(self) -> dict[str, Any]:

@@ -9,7 +9,8 @@ from typing import Any
 import pytest
 from django.contrib.auth.models import AbstractBaseUser
 
-from games import engine, services
+from games import engine, seen, services
+from games.kinds import EVERYONE
 from games.models import Game
 from tests.games.factories import (
     CASUAL_SETUP,
@@ -222,7 +223,7 @@ def played(dice: LoadedDice, alice: User, bob: User) -> Game:
 
 
 def test_the_record_holds_every_move_with_its_dice(played: Game) -> None:
-    record = services.game_record(played)
+    record = seen.game_record(played, EVERYONE)
 
     moves = list(played.moves.all())
     assert [m["number"] for m in record["moves"]] == list(range(1, played.turn_number + 1))
@@ -243,7 +244,7 @@ def test_the_record_holds_every_move_with_its_dice(played: Game) -> None:
 
 
 def test_the_records_positions_load_and_equal_the_replay(played: Game) -> None:
-    record = services.game_record(played)
+    record = seen.game_record(played, EVERYONE)
     states = services.replay(played)
 
     assert engine.load_position(record["initial_position"]) == states[0][1]
@@ -256,7 +257,7 @@ def test_the_records_positions_load_and_equal_the_replay(played: Game) -> None:
 def test_the_record_names_the_game_its_options_seats_start_roll_and_result(
     played: Game,
 ) -> None:
-    record = services.game_record(played)
+    record = seen.game_record(played, EVERYONE)
 
     assert record["game"] == played.pk and record["board"] == "original"
     assert record["options"] == {"setup": "strict", "retreat_into_origin": False}
@@ -277,7 +278,7 @@ def test_the_record_of_a_game_with_a_forfeit_replays_it(three: Game, olga: User,
     services.forfeit_seat(three.pk, olga, seat_of(three, bob).pk, "admin")
     three = play(three, "grow alaska")
 
-    record = services.game_record(three)
+    record = seen.game_record(three, EVERYONE)
 
     forfeit = record["moves"][3]
     assert (forfeit["action"], forfeit["player"], forfeit["dice"]) == (

@@ -1,0 +1,220 @@
+"""What a reader may see of a game: the one door from a game's stored position and
+moves to the pages, the replay, the record, the mails and their pictures, the answers to
+replies, the digests and the admin.
+
+Everything a reader shows of a game's position, or of the actions, dice and events of its
+moves, comes through here, for a ``Viewer``: a player of the game sees what their kind's
+``view`` and ``events_for`` give that player, a spectator what they give no one in
+particular; once the game is over (or to a superuser) everything is public. Only the
+services, which write the game, and the kinds themselves read the stored values directly
+(a test keeps it so).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser
+
+from games import describe, selectors
+from games.kinds import EVERYONE, SPECTATOR, Event, GameKind, Position, Viewer, kind_named
+from games.models import Game, GameEvent, Move, Seat
+
+# A game in one of these states hides nothing any more.
+ENDED = (Game.Status.OVER, Game.Status.ABANDONED, Game.Status.CANCELLED)
+
+
+def kind_of(game: Game) -> GameKind:
+    return kind_named(game.kind)
+
+
+def viewer_of(game: Game, user: AbstractBaseUser | None) -> Viewer:
+    """Who ``user`` is to this game: everyone once it is over (and a superuser always),
+    the player of their seat, or a spectator (signed out, not seated, or an organiser
+    who does not play in it)."""
+    if game.status in ENDED or (user is not None and getattr(user, "is_superuser", False)):
+        return EVERYONE
+    if user is None or not user.is_authenticated:
+        return SPECTATOR
+    seat = next((s for s in seats_in(game) if s.user_id == user.pk and not s.bot), None)
+    return seat_viewer(game, seat) if seat is not None else SPECTATOR
+
+
+def seat_viewer(game: Game, seat: Seat) -> Viewer:
+    """The viewer a seat's player is, for the mails and answers sent to them."""
+    if game.status in ENDED:
+        return EVERYONE
+    return Viewer(player=seat.player_name) if seat.player_name else SPECTATOR
+
+
+def seats_in(game: Game) -> list[Seat]:
+    cached: list[Seat] | None = game.__dict__.get("_seat_list")
+    return cached if cached is not None else list(game.seats.all())
+
+
+def position(game: Game, viewer: Viewer) -> Position | None:
+    """The game's position as ``viewer`` may see it; None before the start."""
+    if game.position is None:
+        return None
+    return kind_of(game).view(game.position, viewer)
+
+
+def state(game: Game, viewer: Viewer) -> Any:
+    """The kind's state of the position ``viewer`` sees (None before the start), for the
+    kind's own words and pictures."""
+    seen = position(game, viewer)
+    return None if seen is None else kind_of(game).load(seen)
+
+
+def shown(game: Game, state: Any, viewer: Viewer) -> Any:
+    """A state of the game (one the services hold, such as the state a move led to) as
+    ``viewer`` may see it."""
+    kind = kind_of(game)
+    if kind.hides_nothing:
+        return state
+    return kind.load(kind.view(kind.dump(state), viewer))
+
+
+@dataclass(frozen=True)
+class SeenMove:
+    """A move as one viewer may see it."""
+
+    number: int
+    seat_id: int
+    player: str
+    action: str
+    dice: list[int]
+    events: list[Event]
+    source: str
+    source_name: str
+    created_at: datetime
+
+    def get_source_display(self) -> str:  # as the model's, for templates
+        return self.source_name
+
+
+def move(game: Game, row: Move, player: str, viewer: Viewer) -> SeenMove:
+    """One of the game's moves, made by ``player`` (the kind's name for the seat), as
+    ``viewer`` may see it."""
+    kind = kind_of(game)
+    return SeenMove(
+        number=row.number,
+        seat_id=row.seat_id,
+        player=player,
+        action=kind.action_for(row.action, player, viewer),
+        dice=kind.dice_for(list(row.dice), player, viewer),
+        events=kind.events_for(row.events, viewer),
+        source=row.source,
+        source_name=row.get_source_display(),
+        created_at=row.created_at,
+    )
+
+
+def moves(game: Game, viewer: Viewer, seats: list[Seat] | None = None) -> list[SeenMove]:
+    """The game's moves in order, as ``viewer`` may see them."""
+    players = {s.pk: s.player_name for s in (seats if seats is not None else seats_in(game))}
+    return [move(game, row, players[row.seat_id], viewer) for row in game.moves.order_by("number")]
+
+
+def last_move(game: Game, viewer: Viewer, seats: list[Seat] | None = None) -> SeenMove | None:
+    row = game.moves.order_by("-number").first()
+    if row is None:
+        return None
+    players = {s.pk: s.player_name for s in (seats if seats is not None else seats_in(game))}
+    return move(game, row, players[row.seat_id], viewer)
+
+
+def move_numbered(
+    game: Game, number: int, viewer: Viewer, seats: list[Seat] | None = None
+) -> SeenMove | None:
+    row = game.moves.filter(number=number).first()
+    if row is None:
+        return None
+    players = {s.pk: s.player_name for s in (seats if seats is not None else seats_in(game))}
+    return move(game, row, players[row.seat_id], viewer)
+
+
+def replay_step(
+    game: Game, viewer: Viewer, step: int, seats: list[Seat] | None = None
+) -> tuple[int, SeenMove | None, Any]:
+    """Step ``step`` of the game's replay (0: the start, then one per move; clamped to
+    the last), as ``viewer`` may see it: (the last step's number, the move that led
+    there or None, the state)."""
+    states = selectors.replay(game)
+    last = len(states) - 1
+    row, full = states[min(max(step, 0), last)]
+    state = shown(game, full, viewer)
+    if row is None:
+        return last, None, state
+    players = {s.pk: s.player_name for s in (seats if seats is not None else seats_in(game))}
+    return last, move(game, row, players[row.seat_id], viewer), state
+
+
+def game_record(game: Game, viewer: Viewer) -> dict[str, Any]:
+    """The game's record (R30) as ``viewer`` may see it: options, players, start rolls,
+    every move with its dice and events and the position after it, in the contract's
+    formats. Everyone's record of a finished game is the whole record."""
+    kind = kind_of(game)
+    states = selectors.replay(game)
+    seats = list(game.seats.select_related("user__profile").order_by("number"))
+    names = describe.player_names(seats)
+    replaced = selectors.replacements(game.events.all(), {s.pk: s for s in seats})
+    players = {s.pk: s.player_name for s in seats}
+    moves = []
+    for row, after in states[1:]:
+        assert row is not None
+        shown = move(game, row, players[row.seat_id], viewer)
+        moves.append(
+            {
+                "number": shown.number,
+                "player": shown.player,
+                "by": describe.names_at(names, replaced, shown.number).get(shown.player, ""),
+                "action": shown.action,
+                "dice": shown.dice,
+                "events": shown.events,
+                "source": shown.source,
+                "at": shown.created_at.isoformat(),
+                "position": kind.view(kind.dump(after), viewer),
+            }
+        )
+    return {
+        "game": game.pk,
+        "name": str(game),
+        "kind": game.kind,
+        "board": game.board,
+        "options": {"setup": game.setup_mode, "retreat_into_origin": game.retreat_into_origin},
+        "seats": [
+            {
+                "seat": s.number,
+                "player": s.player_name,
+                "home": s.home,
+                "name": s.display_name,
+                "rank": s.rank,
+            }
+            for s in seats
+        ],
+        "start": game.start_record,
+        "initial_position": kind.view(kind.dump(states[0][1]), viewer),
+        "moves": moves,
+        "status": game.status,
+        "winner": game.winner.player_name if game.winner else None,
+        "corrected": _correction(game),
+    }
+
+
+def _correction(game: Game) -> dict[str, Any] | None:
+    """An organiser's last correction of the result (the seats' ranks are the corrected
+    ones): when, why, and the ranks by seat number before and after; None if none."""
+    if game.result_corrected_at is None:
+        return None
+    event = game.events.filter(kind=GameEvent.Kind.CORRECT).order_by("-created_at").first()
+    if event is None:
+        return None
+    return {
+        "at": event.created_at.isoformat(),
+        "reason": event.reason,
+        "before": event.data.get("before", {}),
+        "after": event.data.get("after", {}),
+    }
