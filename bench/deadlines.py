@@ -151,13 +151,15 @@ def main() -> None:
     setup_django()
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
+    from django.utils import timezone
 
     from games import services
     from games.models import Game
+    from games.services import deadlines
 
     prepare(args.games, args.due)
     handed: list[int] = []
-    services._handle_later = handed.extend  # type: ignore[assignment]
+    deadlines.handle_missed_later = handed.extend  # type: ignore[assignment]
     print(
         "the sweep's after-commit hand-over is patched to count: no "
         "handle_missed_decision task runs inside the timed sweep"
@@ -167,7 +169,7 @@ def main() -> None:
     claimed = services.sweep_deadlines()
     seconds = time.perf_counter() - start
     games = Game.objects.count()
-    due = Game.objects.filter(deadline__lte=services.timezone.now()).count()
+    due = Game.objects.filter(deadline__lte=timezone.now()).count()
     assert sorted(handed) == sorted(claimed)
     print(f"games: {games:,}  due: {due:,}  claimed: {len(claimed):,}  seconds: {seconds:.3f}")
 

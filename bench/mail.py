@@ -18,7 +18,7 @@ checks every mail has its image/png part. Then, for each sender pool and count:
 
 1. ``--mails`` mails are queued with ``mail.services.queue_mail`` (distinct dedup keys,
    ``--batch`` mails per transaction), with the after-commit hand-over to the send task
-   (``mail.services._enqueue``) replaced by a list: nothing is sent while queueing;
+   (``mail.services.send_later``) replaced by a list: nothing is sent while queueing;
 2. the queued ids are delivered with ``mail.services.send_now`` (what the send task
    runs) from N threads of this process or N forked processes (as Celery's prefork
    pool), each with its own database connection and the SMTP connection ``send_now``
@@ -442,7 +442,7 @@ def measure(
 
     empty_outbox()
     handed: list[int] = []
-    mail.services._enqueue = handed.extend  # type: ignore[assignment]
+    mail.services.send_later = handed.extend  # type: ignore[assignment]
     queued, queue_seconds = queue(
         rendered, args.mails, args.batch, handed, time.monotonic() + args.timeout
     )
@@ -566,7 +566,7 @@ def main() -> None:
 
         import mail.services
 
-        mail.services._enqueue = lambda ids: None  # type: ignore[assignment]
+        mail.services.send_later = lambda ids: None  # type: ignore[assignment]
         with connection.cursor() as cursor:
             cursor.execute("TRUNCATE games_move, games_seat, games_game RESTART IDENTITY CASCADE")
         empty_outbox()

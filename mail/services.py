@@ -171,10 +171,11 @@ def _send_after_commit(mail_ids: list[int]) -> None:
     if mail_ids:
         # robust: a broker that is down must not turn the caller's committed change into
         # an error page; the sweeper sends rows whose task was lost.
-        transaction.on_commit(lambda: _enqueue(mail_ids), robust=True)
+        transaction.on_commit(lambda: send_later(mail_ids), robust=True)
 
 
-def _enqueue(mail_ids: Iterable[int]) -> None:
+def send_later(mail_ids: Iterable[int]) -> None:
+    """After the queueing transaction commits: each mail in a send task of its own."""
     from mail.tasks import send_mail
 
     for mail_id in mail_ids:

@@ -33,7 +33,7 @@ from tournaments.errors import TournamentError
 from tournaments.eventsettings import check_settings, game_options
 from tournaments.models import Bye, Entry, Round, Table, TableSeat, Tournament
 from tournaments.selectors import table_title
-from tournaments.services import _lock
+from tournaments.services import lock_event
 
 # The published rankings of unfinished games (R28), by the event's setting.
 RANKINGS = {
@@ -303,7 +303,7 @@ def start_round(tournament: Tournament, by: Any, number: int, now: datetime | No
 
     check_organiser(tournament.league, by)
     with transaction.atomic():
-        event = _lock(tournament)
+        event = lock_event(tournament)
         made = event.rounds.filter(number=number).first()
         if made is None or made.status != Round.Status.PAIRED:
             raise TournamentError("only a paired round that has not started can be started")
@@ -320,7 +320,7 @@ def repair_round(
 
     check_organiser(tournament.league, by)
     with transaction.atomic():
-        event = _lock(tournament)
+        event = lock_event(tournament)
         made = event.rounds.filter(number=number).first()
         if made is None or made.status != Round.Status.PAIRED:
             raise TournamentError("a round that has started cannot be paired again")
@@ -347,7 +347,7 @@ def record_result(game: Game, finish: Finish, now: datetime | None = None) -> Ta
     table.refresh_from_db()
     if table.finished_at is not None:
         return table
-    by_seat = {game_seat: entry for game_seat, entry in _game_seats_to_entries(table, game).items()}
+    by_seat = {game_seat: entry for game_seat, entry in entries_by_game_seat(table, game).items()}
     if finish.has_result:
         ranks = {by_seat[seat]: rank for seat, rank in finish.ranks.items() if rank is not None}
         table.result = [list(group) for group in order_from_ranks(ranks)]
@@ -361,9 +361,9 @@ def record_result(game: Game, finish: Finish, now: datetime | None = None) -> Ta
     return table
 
 
-def _game_seats_to_entries(table: Table, game: Game) -> dict[int, int]:
-    """The game's seat ids by the entries sitting there (the game was made with the
-    table's seats in the same order)."""
+def entries_by_game_seat(table: Table, game: Game) -> dict[int, int]:
+    """The entry sitting at each of the game's seats: entry ids by game seat id (the game
+    was made with the table's seats in the same order)."""
     numbers = dict(table.seats.values_list("number", "entry_id"))
     return {seat_id: numbers[number] for seat_id, number in game.seats.values_list("pk", "number")}
 

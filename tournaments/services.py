@@ -161,7 +161,7 @@ def update_tournament(tournament: Tournament, by: AbstractBaseUser, **changes: A
     once it is over). The event's name changes; its address (slug) stays."""
     check_organiser(tournament.league, by)
     with transaction.atomic():
-        locked = _lock(tournament)
+        locked = lock_event(tournament)
         apply_changes(locked, changes)
         if changes:
             locked.save(update_fields=list(changes))
@@ -175,16 +175,18 @@ def _new_seed() -> int:
 def open_registration(tournament: Tournament, by: AbstractBaseUser) -> None:
     check_organiser(tournament.league, by)
     with transaction.atomic():
-        locked = _lock(tournament)
+        locked = lock_event(tournament)
         if locked.status != Tournament.Status.DRAFT:
             raise TournamentError("registration opens only for an event being prepared")
         locked.status = Tournament.Status.REGISTRATION
         locked.save(update_fields=["status"])
 
 
-def _lock(tournament: Tournament) -> Tournament:
-    # Every change to an event's entries or rounds locks its row first: registrations
-    # racing for the last place under the cap, a round advanced by two finishing games.
+def lock_event(tournament: Tournament) -> Tournament:
+    """The event's row, locked for the caller's transaction, read again.
+
+    Every change to an event's entries or rounds locks its row first: registrations
+    racing for the last place under the cap, a round advanced by two finishing games."""
     return Tournament.objects.select_for_update().get(pk=tournament.pk)
 
 
@@ -193,7 +195,7 @@ def register(tournament: Tournament, user: AbstractBaseUser, now: datetime | Non
     reached. A member of the league only (an open league takes them in on the way)."""
     now = now or timezone.now()
     with transaction.atomic():
-        locked = _lock(tournament)
+        locked = lock_event(tournament)
         _check_may_register(locked, user, now)
         _ensure_member(locked.league, user)
         entry = Entry.objects.filter(tournament=locked, user=user).first()
@@ -248,7 +250,7 @@ def withdraw(tournament: Tournament, user: AbstractBaseUser) -> Entry:
     still running is forfeited (R31). A finished event's standings are final: no
     withdrawal changes them."""
     with transaction.atomic():
-        locked = _lock(tournament)
+        locked = lock_event(tournament)
         _check_not_finished(locked)
         entry = Entry.objects.filter(tournament=locked, user=user).first()
         if entry is None or entry.status in (Entry.Status.WITHDRAWN, Entry.Status.DROPPED):
@@ -310,7 +312,7 @@ def check_in(tournament: Tournament, user: AbstractBaseUser, now: datetime | Non
     check-in (a registered player who has not checked in is dropped at the start)."""
     now = now or timezone.now()
     with transaction.atomic():
-        locked = _lock(tournament)
+        locked = lock_event(tournament)
         if locked.status != Tournament.Status.REGISTRATION:
             raise TournamentError("check-in is over: the event has started")
         if locked.check_in_opens_at is None or now < locked.check_in_opens_at:
@@ -333,7 +335,7 @@ def add_bot(tournament: Tournament, by: AbstractBaseUser, bot: str = "greedy") -
     if bot not in BOTS:
         raise TournamentError(f"unknown bot {bot!r}")
     with transaction.atomic():
-        locked = _lock(tournament)
+        locked = lock_event(tournament)
         if locked.status not in (Tournament.Status.DRAFT, Tournament.Status.REGISTRATION):
             raise TournamentError("bots join before the event starts")
         return Entry.objects.create(
@@ -367,7 +369,7 @@ def resume_event(tournament: Tournament, by: AbstractBaseUser) -> int:
 def _set_paused(tournament: Tournament, by: AbstractBaseUser, pause: bool) -> int:
     check_organiser(tournament.league, by)
     with transaction.atomic():
-        locked = _lock(tournament)
+        locked = lock_event(tournament)
         was, now = (
             (Tournament.Status.RUNNING, Tournament.Status.PAUSED)
             if pause
@@ -403,7 +405,7 @@ def drop_entry(tournament: Tournament, by: AbstractBaseUser, entry: Entry, note:
     event: its standings are final."""
     check_organiser(tournament.league, by)
     with transaction.atomic():
-        locked = _lock(tournament)
+        locked = lock_event(tournament)
         _check_not_finished(locked)
         entry = Entry.objects.select_for_update().get(pk=entry.pk, tournament=locked)
         if not entry.plays and entry.status != Entry.Status.WAITING:
@@ -423,7 +425,7 @@ def admit(tournament: Tournament, by: AbstractBaseUser, entry: Entry) -> Entry:
     (which stays as it is for later registrations)."""
     check_organiser(tournament.league, by)
     with transaction.atomic():
-        locked = _lock(tournament)
+        locked = lock_event(tournament)
         entry = Entry.objects.select_for_update().get(pk=entry.pk, tournament=locked)
         if locked.status not in (Tournament.Status.DRAFT, Tournament.Status.REGISTRATION):
             raise TournamentError("players are admitted from the waiting list before the start")
@@ -440,7 +442,7 @@ def reinstate(tournament: Tournament, by: AbstractBaseUser, entry: Entry) -> Ent
     rounds to come: a finished event's standings are final)."""
     check_organiser(tournament.league, by)
     with transaction.atomic():
-        locked = _lock(tournament)
+        locked = lock_event(tournament)
         _check_not_finished(locked)
         entry = Entry.objects.select_for_update().get(pk=entry.pk, tournament=locked)
         if entry.status != Entry.Status.DROPPED:
@@ -469,7 +471,7 @@ def correct_result(
     old and new places with the organiser's ``reason``."""
     check_organiser(tournament.league, by)
     with transaction.atomic():
-        locked = _lock(tournament)
+        locked = lock_event(tournament)
         table = (
             Table.objects.select_for_update().filter(pk=table_id, round__tournament=locked).first()
         )
@@ -490,14 +492,14 @@ def correct_result(
 def _tell_correction(table: Table, by: AbstractBaseUser, reason: str) -> None:
     """The table's game takes the new ranks (its pages and record show them), and the
     receivers of ``result_corrected`` (ratings) are told them."""
-    from tournaments.rounds import _game_seats_to_entries
+    from tournaments.rounds import entries_by_game_seat
     from tournaments.signals import result_corrected
 
     rank_of: dict[int, int] = {}
     for group in table.result:
         rank = len(rank_of) + 1
         rank_of.update({entry: rank for entry in group})
-    by_seat = _game_seats_to_entries(table, table.game)
+    by_seat = entries_by_game_seat(table, table.game)
     ranks = {seat: rank_of[entry] for seat, entry in by_seat.items()}
     try:
         games.correct_result(table.game.pk, by, ranks, reason)

@@ -44,7 +44,7 @@ def grace_time(game: Game, state: State) -> timedelta:
     return time_allowed(game, state)
 
 
-def _start_clock(game: Game, state: State, now: datetime) -> None:
+def start_clock(game: Game, state: State, now: datetime) -> None:
     """The deadline and reminder of the decision now due; its clock stands still while
     its player is away (when the game says so)."""
     allowed = time_allowed(game, state)
@@ -56,7 +56,7 @@ def _start_clock(game: Game, state: State, now: datetime) -> None:
     game.remind_at = clock.deadline(now, allowed * (1 - left), away) if left > 0 else None
 
 
-def _charge_clock(game: Game, seat: Seat, now: datetime) -> None:
+def charge_clock(game: Game, seat: Seat, now: datetime) -> None:
     """A bank game: the seat made its decision; take the time it used from its bank
     (an emptied bank stays at zero) and add the increment."""
     started = game.clock_started_at

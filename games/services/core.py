@@ -31,7 +31,7 @@ from games.engine.state import State
 from games.errors import GameError
 from games.models import Game, Move, Seat
 from games.selectors import can_organise
-from games.services.clocks import _charge_clock, _start_clock
+from games.services.clocks import charge_clock, start_clock
 from games.signals import ABANDONED, ADJUDICATED, DRAW, WIN, Finish, game_finished
 from ww5site import rows
 
@@ -172,12 +172,13 @@ def lock_game(game_id: int) -> Game:
 _GAME = rows.Columns(Game, "")
 
 
-def _check_organiser(game: Game, by: AbstractBaseUser) -> None:
+def check_organiser(game: Game, by: AbstractBaseUser) -> None:
+    """Refuse (GameError) anyone but the game's creator or an organiser of it."""
     if not can_organise(game, by):
         raise GameError("only the game's creator or an organiser can do that")
 
 
-def _record(
+def record_move(
     game: Game,
     seat: Seat,
     state: State,
@@ -190,12 +191,12 @@ def _record(
     new position; the next decision's time runs from ``now`` (default: the move's time)."""
     rolls = RecordingDice(dice())
     after, events = engine.apply_action(state, action, rng=rolls)
-    move = _log(game, seat, action, rolls.rolled, events, source, actor)
-    _store(game, after, now or move.created_at, decided_by=seat, move=move)
+    move = log_move(game, seat, action, rolls.rolled, events, source, actor)
+    store_position(game, after, now or move.created_at, decided_by=seat, move=move)
     return move
 
 
-def _log(
+def log_move(
     game: Game,
     seat: Seat,
     action: str,
@@ -204,6 +205,8 @@ def _log(
     source: str,
     actor: AbstractBaseUser | None,
 ) -> Move:
+    """Write the move row (its action, dice and events, its number the next turn's) and
+    advance the game's turn number; the position is the caller's to store."""
     # The unique (game, number) constraint backs up the row lock: were the lock ever
     # bypassed, the second insert fails and its whole transaction rolls back. Written
     # by the rows helper: every decision writes one, and nothing listens for its save.
@@ -243,7 +246,7 @@ STORED_FIELDS = [
 STARTED_FIELDS = ["seats_wanted", "start_record", "started_at"]
 
 
-def _store(
+def store_position(
     game: Game,
     state: State,
     now: Any,
@@ -258,7 +261,7 @@ def _store(
     who still has the decision running as it was. A position that ends the game goes
     through ``finish_game`` (``announce`` off: a rebuild, which tells no one)."""
     if decided_by is not None:
-        _charge_clock(game, decided_by, now)
+        charge_clock(game, decided_by, now)
     waited_for = game.to_move_id
     game.position = engine.dump_position(state)
     game.to_move = (
@@ -281,7 +284,7 @@ def _store(
         _queue_mails(game, state, move)
         return
     game.status = Game.Status.PLAY if state.phase == "play" else Game.Status.SETUP
-    _start_clock(game, state, now)
+    start_clock(game, state, now)
     game.grace_used = False  # a new decision, with its own grace
     game.deadline_claimed_at = None
     game.save(update_fields=STORED_FIELDS)
@@ -365,7 +368,7 @@ def _rank_seats(game: Game, order: list[list[str]]) -> dict[int, int | None]:
     return ranks
 
 
-def _after_commit(game: Game) -> None:
+def play_bots_after_commit(game: Game) -> None:
     """Once the change commits, let the bots play if a bot seat's decision is due.
 
     Robust: the change is committed whatever happens here, so a broker that is down must
@@ -382,7 +385,7 @@ def _after_decision(game: Game) -> None:
         play_bots.delay(game.pk)
 
 
-def _forfeited(game: Game, seat: Seat) -> tuple[State, list[dict[str, Any]]]:
+def position_after_forfeit(game: Game, seat: Seat) -> tuple[State, list[dict[str, Any]]]:
     """The game after the seat's player forfeits (R31), if they can."""
     if not game.is_active:
         raise GameError(f"this game is {game.get_status_display().lower()}")
@@ -392,7 +395,7 @@ def _forfeited(game: Game, seat: Seat) -> tuple[State, list[dict[str, Any]]]:
         raise GameError(str(refusal)) from None
 
 
-def _store_forfeit(
+def record_forfeit(
     game: Game,
     seat: Seat,
     after: State,
@@ -400,7 +403,9 @@ def _store_forfeit(
     source: str,
     by: AbstractBaseUser | None,
 ) -> Move:
-    move = _log(game, seat, f"forfeit {seat.player_name}", [], events, source, by)
-    _store(game, after, move.created_at, move=move)
-    _after_commit(game)
+    """Log the seat's forfeit (``position_after_forfeit``'s ``after`` and ``events``),
+    store the position after it, and let the bots play after commit if one is due."""
+    move = log_move(game, seat, f"forfeit {seat.player_name}", [], events, source, by)
+    store_position(game, after, move.created_at, move=move)
+    play_bots_after_commit(game)
     return move

@@ -14,14 +14,14 @@ from games.models import Game, Move
 from games.selectors import ACTIVE
 from games.services.clocks import arm_reminder, grace_time
 from games.services.core import (
-    _after_commit,
-    _log,
-    _record,
-    _store,
     current_time,
     dice,
     lock_game,
+    log_move,
+    play_bots_after_commit,
+    record_move,
     state_of,
+    store_position,
 )
 
 # A claim whose task never finished (a worker died) is swept again after this long.
@@ -50,11 +50,12 @@ def sweep_deadlines(now: datetime | None = None, limit: int = 10_000) -> list[in
         ids = list(due)
         if ids:
             Game.objects.filter(id__in=ids).update(deadline_claimed_at=now)
-            transaction.on_commit(lambda: _handle_later(ids), robust=True)
+            transaction.on_commit(lambda: handle_missed_later(ids), robust=True)
     return ids
 
 
-def _handle_later(ids: list[int]) -> None:
+def handle_missed_later(ids: list[int]) -> None:
+    """After the sweep commits: each claimed game's policy in a task of its own."""
     from games.tasks import handle_missed_decision
 
     for game_id in ids:
@@ -91,8 +92,8 @@ def handle_missed_decision(game_id: int, now: datetime | None = None) -> str:
         state = state_of(game)
         if seat.bot:  # its task was lost: the bot decides now, with nothing held against it
             action = BOTS[seat.bot](state, random.Random(dice().random()))
-            _record(game, seat, state, action, Move.Source.BOT, None, now)
-            _after_commit(game)
+            record_move(game, seat, state, action, Move.Source.BOT, None, now)
+            play_bots_after_commit(game)
             return "bot move"
         if not game.grace_used:
             game.grace_used = True
@@ -111,17 +112,17 @@ def handle_missed_decision(game_id: int, now: datetime | None = None) -> str:
             # forfeit end the game): the player reads them in the order they happened.
             notify.queue_missed_mail(game, seat, "forfeit", "", state)
             after, events = engine.forfeit(state, seat.player_name)
-            move = _log(
+            move = log_move(
                 game, seat, f"forfeit {seat.player_name}", [], events, Move.Source.TIMEOUT, None
             )
-            _store(game, after, now, move=move)
+            store_position(game, after, now, move=move)
             done = "forfeit"
         else:
             action = BOTS["greedy"](state, random.Random(dice().random()))
             notify.queue_missed_mail(game, seat, "timeout move", action, state)
-            _record(game, seat, state, action, Move.Source.TIMEOUT, None, now)
+            record_move(game, seat, state, action, Move.Source.TIMEOUT, None, now)
             done = "timeout move"
-        _after_commit(game)
+        play_bots_after_commit(game)
         return done
 
 

@@ -19,11 +19,11 @@ from games.models import Game, Move, Seat
 from games.selectors import ACTIVE
 from games.services.core import (
     Decision,
-    _after_commit,
-    _record,
     current_time,
     dice,
     lock_game,
+    play_bots_after_commit,
+    record_move,
     seats_of,
     state_of,
 )
@@ -57,7 +57,7 @@ def submit_move(
                 "here is the game as it is now"
             )
         _check_waiting_for(game, seat)
-        return Decision(_apply(game, seat, text, source, user, confirm_elimination))
+        return Decision(apply_decision(game, seat, text, source, user, confirm_elimination))
 
 
 def _check_waiting_for(game: Game, seat: Seat) -> None:
@@ -70,7 +70,7 @@ def _check_waiting_for(game: Game, seat: Seat) -> None:
         raise NotYourDecision(f"it is not your decision: the game waits for {waiting}")
 
 
-def _apply(
+def apply_decision(
     game: Game,
     seat: Seat,
     text: str,
@@ -78,6 +78,10 @@ def _apply(
     actor: AbstractBaseUser | None,
     confirmed: bool = True,
 ) -> Move:
+    """The decision in ``text`` for ``seat``, whose decision the caller found due (the
+    game locked): parsed against the position, recorded with its dice, and the bots let
+    play after commit. A refused text raises IllegalMove; with ``confirmed`` False, one
+    that would eliminate the mover (R15) raises NeedsConfirmation."""
     state = state_of(game)
     try:
         action = engine.parse_action(state, text)
@@ -85,8 +89,8 @@ def _apply(
         raise IllegalMove(str(refusal), refusal.reason) from None
     if not confirmed and eliminates_mover(state, action):
         raise NeedsConfirmation(action, game.board)
-    move = _record(game, seat, state, action, source, actor)
-    _after_commit(game)
+    move = record_move(game, seat, state, action, source, actor)
+    play_bots_after_commit(game)
     return move
 
 
@@ -126,7 +130,7 @@ def play_bot_turns(game_id: int, limit: int = 200) -> int:
                 return played
             state = state_of(game)
             # no bots scheduled here: their loop is already running
-            _record(game, seat, state, BOTS[seat.bot](state, rng), Move.Source.BOT, None)
+            record_move(game, seat, state, BOTS[seat.bot](state, rng), Move.Source.BOT, None)
         played += 1
     from games.tasks import play_bots
 

@@ -22,18 +22,20 @@ from games.services.core import (
     MAX_SEATS,
     MIN_SEATS,
     STARTED_FIELDS,
-    _after_commit,
-    _check_organiser,
-    _store,
+    check_organiser,
     current_time,
     dice,
     lock_game,
+    play_bots_after_commit,
     seats_of,
+    store_position,
 )
 from ww5site.durations import counted
 
 
-def _check_home(game: Game, home: str | None) -> str:
+def check_home(game: Game, home: str | None) -> str:
+    """``home`` if it is a continent of the game's board that no seat has taken yet, or
+    no home (empty) when none is given; otherwise GameError."""
     if not home:
         return ""
     board = engine.BOARDS[game.board]
@@ -71,7 +73,7 @@ def create_game(
             **options.fields(),
         )
         chosen = home if home_assignment == Game.HomeAssignment.CHOOSE else None
-        Seat.objects.create(game=game, number=1, user=creator, home=_check_home(game, chosen))
+        Seat.objects.create(game=game, number=1, user=creator, home=check_home(game, chosen))
     return game
 
 
@@ -138,7 +140,7 @@ def _add_seat(game: Game, user: AbstractBaseUser | None, bot: str, home: str | N
         home = None
     number = (game.seats.aggregate(n=Max("number"))["n"] or 0) + 1
     seat = Seat.objects.create(
-        game=game, number=number, user=user, bot=bot, home=_check_home(game, home)
+        game=game, number=number, user=user, bot=bot, home=check_home(game, home)
     )
     game.__dict__.pop("_seat_list", None)
     # An "assigned" game waits, full, for the organiser to assign homes and start it:
@@ -147,7 +149,7 @@ def _add_seat(game: Game, user: AbstractBaseUser | None, bot: str, home: str | N
         game.seats.count() == game.seats_wanted
         and game.home_assignment != Game.HomeAssignment.ASSIGNED
     ):
-        _start(game)
+        start_seated_game(game)
     return seat
 
 
@@ -170,7 +172,7 @@ def add_bot(
         raise GameError(f"unknown bot {bot!r}")
     with transaction.atomic():
         game = lock_game(game_id)
-        _check_organiser(game, by)
+        check_organiser(game, by)
         return _add_seat(game, None, bot, home)
 
 
@@ -189,7 +191,7 @@ def leave_game(game_id: int, user: AbstractBaseUser) -> None:
 def cancel_game(game_id: int, by: AbstractBaseUser) -> None:
     with transaction.atomic():
         game = lock_game(game_id)
-        _check_organiser(game, by)
+        check_organiser(game, by)
         if game.status != Game.Status.OPEN:
             raise GameError("only a game that has not started can be cancelled")
         game.status = Game.Status.CANCELLED
@@ -199,7 +201,7 @@ def cancel_game(game_id: int, by: AbstractBaseUser) -> None:
 def assign_home(game_id: int, by: AbstractBaseUser, seat_id: int, home: str) -> None:
     with transaction.atomic():
         game = lock_game(game_id)
-        _check_organiser(game, by)
+        check_organiser(game, by)
         if game.status != Game.Status.OPEN:
             raise GameError("homes are fixed once the game has started")
         seat = game.seats.filter(pk=seat_id).first()
@@ -207,22 +209,22 @@ def assign_home(game_id: int, by: AbstractBaseUser, seat_id: int, home: str) -> 
             raise GameError("there is no such seat in this game")
         seat.home = ""
         seat.save(update_fields=["home"])
-        seat.home = _check_home(game, home)
+        seat.home = check_home(game, home)
         seat.save(update_fields=["home"])
 
 
 def start_game(game_id: int, by: AbstractBaseUser) -> None:
     with transaction.atomic():
         game = lock_game(game_id)
-        _check_organiser(game, by)
+        check_organiser(game, by)
         if game.status != Game.Status.OPEN:
             raise GameError("this game has already started")
         if game.seats.count() < MIN_SEATS:
             raise GameError("a game needs at least two players")
-        _start(game)
+        start_seated_game(game)
 
 
-def _start(game: Game, first_seat: int | None = None) -> None:
+def start_seated_game(game: Game, first_seat: int | None = None) -> None:
     """R4–R5: fix the homes, roll for the first player, and open the setup.
 
     ``first_seat`` (an index in seat order): who goes first instead of the roll, when an
@@ -254,9 +256,9 @@ def _start(game: Game, first_seat: int | None = None) -> None:
     game.status = Game.Status.SETUP
     game.started_at = now
     game.save(update_fields=STARTED_FIELDS)
-    _store(game, state, now)
+    store_position(game, state, now)
     notify.queue_start_mails(game, seats_of(game))
-    _after_commit(game)
+    play_bots_after_commit(game)
 
 
 def set_muted(game_id: int, user: AbstractBaseUser, muted: bool) -> Seat:

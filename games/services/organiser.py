@@ -18,17 +18,17 @@ from games.models import Game, GameEvent, Move, Seat
 from games.selectors import can_organise
 from games.services.clocks import arm_reminder, time_allowed
 from games.services.core import (
-    _after_commit,
-    _check_organiser,
-    _forfeited,
-    _store_forfeit,
+    check_organiser,
     current_time,
     finish_game,
     lock_game,
+    play_bots_after_commit,
+    position_after_forfeit,
+    record_forfeit,
     seats_of,
     state_of,
 )
-from games.services.decisions import _apply
+from games.services.decisions import apply_decision
 from games.signals import ABANDONED, Finish
 
 
@@ -52,7 +52,7 @@ def move_on_behalf(
             raise GameError("this game waits for no decision")
         if game.is_paused:
             raise GameError("this game is paused: resume it before moving for a player")
-        return _apply(game, game.to_move, text, Move.Source.ADMIN, actor=admin)
+        return apply_decision(game, game.to_move, text, Move.Source.ADMIN, actor=admin)
 
 
 def forfeit_seat(
@@ -63,15 +63,15 @@ def forfeit_seat(
     with transaction.atomic():
         game = lock_game(game_id)
         if by is not None:  # None: the timeout policy
-            _check_organiser(game, by)
+            check_organiser(game, by)
         seat = next((s for s in seats_of(game) if s.pk == seat_id), None)
         if seat is None:
             raise GameError("there is no such seat in this game")
-        after, events = _forfeited(game, seat)
+        after, events = position_after_forfeit(game, seat)
         if by is not None:
             text = f"{_organiser(by)} made {_named(seat)} forfeit the game (R31)."
             _tell(game, GameEvent.Kind.FORFEIT, by, text, seat, reason, [seat.user])
-        return _store_forfeit(game, seat, after, events, source, by)
+        return record_forfeit(game, seat, after, events, source, by)
 
 
 def resign(game_id: int, user: AbstractBaseUser) -> Move:
@@ -81,10 +81,10 @@ def resign(game_id: int, user: AbstractBaseUser) -> Move:
         seat = next((s for s in seats_of(game) if s.user_id == user.pk), None)
         if seat is None:
             raise GameError("you have no seat in this game")
-        after, events = _forfeited(game, seat)
+        after, events = position_after_forfeit(game, seat)
         text = f"{_named(seat)} resigned: they forfeit the game (R31)."
         _tell(game, GameEvent.Kind.RESIGN, user, text, seat, "", [user])
-        return _store_forfeit(game, seat, after, events, Move.Source.WEB, user)
+        return record_forfeit(game, seat, after, events, Move.Source.WEB, user)
 
 
 def _organiser(by: AbstractBaseUser) -> str:
@@ -130,7 +130,7 @@ def _waiting_player(game: Game) -> list[AbstractBaseUser | None]:
 def pause_game(game_id: int, by: AbstractBaseUser, reason: str = "") -> None:
     with transaction.atomic():
         game = lock_game(game_id)
-        _check_organiser(game, by)
+        check_organiser(game, by)
         if not game.is_active or game.is_paused:
             raise GameError("only a running game can be paused")
         game.paused_at = current_time()
@@ -143,7 +143,7 @@ def resume_game(game_id: int, by: AbstractBaseUser, reason: str = "") -> None:
     """The deadline moves on by the time the game was paused."""
     with transaction.atomic():
         game = lock_game(game_id)
-        _check_organiser(game, by)
+        check_organiser(game, by)
         if game.paused_at is None:
             raise GameError("this game is not paused")
         paused = current_time() - game.paused_at
@@ -159,13 +159,13 @@ def resume_game(game_id: int, by: AbstractBaseUser, reason: str = "") -> None:
             "it was paused."
         )
         _tell(game, GameEvent.Kind.RESUME, by, text, None, reason, _waiting_player(game))
-        _after_commit(game)
+        play_bots_after_commit(game)
 
 
 def extend_deadline(game_id: int, by: AbstractBaseUser, extra: timedelta, reason: str = "") -> None:
     with transaction.atomic():
         game = lock_game(game_id)
-        _check_organiser(game, by)
+        check_organiser(game, by)
         if game.deadline is None:
             raise GameError("this game has no deadline running")
         if extra <= timedelta(0):
@@ -190,7 +190,7 @@ def replace_player(
     player no longer work)."""
     with transaction.atomic():
         game = lock_game(game_id)
-        _check_organiser(game, by)
+        check_organiser(game, by)
         if game.status in (Game.Status.OVER, Game.Status.CANCELLED, Game.Status.ABANDONED):
             raise GameError("this game is finished")
         if any(s.user_id == user.pk for s in seats_of(game)):
@@ -216,7 +216,7 @@ def abandon_game(game_id: int, by: AbstractBaseUser, reason: str = "") -> None:
     """The game stops with no result; every player is told, with the reason."""
     with transaction.atomic():
         game = lock_game(game_id)
-        _check_organiser(game, by)
+        check_organiser(game, by)
         if game.status in (Game.Status.OVER, Game.Status.CANCELLED, Game.Status.ABANDONED):
             raise GameError("this game is already finished")
         finish_game(game, current_time(), outcome=ABANDONED)
@@ -235,7 +235,7 @@ def correct_result(
     reason. Telling the players is the caller's: an event mails its table."""
     with transaction.atomic():
         game = lock_game(game_id)
-        _check_organiser(game, by)
+        check_organiser(game, by)
         if game.status not in (Game.Status.OVER, Game.Status.ABANDONED):
             raise GameError("only a finished game's result can be corrected")
         seats = seats_of(game)

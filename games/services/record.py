@@ -7,7 +7,7 @@ from django.db import transaction
 from games import engine
 from games.models import Game
 from games.selectors import replay
-from games.services.core import _store, current_time, lock_game
+from games.services.core import current_time, lock_game, store_position
 from games.services.organiser import keep_correction
 
 
@@ -23,6 +23,6 @@ def rebuild_position(game: Game, fix: bool = False) -> bool:
         if engine.dump_position(state) == locked.position:
             return True
         locked.turn_number = locked.moves.count()
-        _store(locked, state, current_time(), announce=False)  # told when it really ended
+        store_position(locked, state, current_time(), announce=False)  # told when it really ended
         keep_correction(locked)  # an organiser's correction outlives the replayed ranks
     return False

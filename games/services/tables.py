@@ -14,7 +14,7 @@ from games.errors import GameError
 from games.models import Game, Seat
 from games.options import GameOptions
 from games.services.core import MAX_SEATS, MIN_SEATS
-from games.services.lobby import _check_home, _start
+from games.services.lobby import check_home, start_seated_game
 
 
 @dataclass(frozen=True)
@@ -72,7 +72,7 @@ def create_table(
                 user=seat.user,
                 bot=seat.bot,
                 name=seat.name if seat.bot else "",
-                home=_check_home(game, seat.home),
+                home=check_home(game, seat.home),
             )
-        _start(game, first_seat)
+        start_seated_game(game, first_seat)
     return game
