@@ -17,6 +17,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.humanize.templatetags.humanize import ordinal
 from django.db.models import Q, QuerySet
 from django.utils import timezone
 
@@ -233,3 +234,25 @@ def replacements(events: Iterable[GameEvent], seats: dict[int, Seat]) -> list[tu
         for event in events
         if event.kind == GameEvent.Kind.REPLACE and event.seat_id in seats
     ]
+
+
+def still_playing(game: Game, seat: Seat) -> bool:
+    """Whether the seat's player is still in the game (who is out is public)."""
+    if game.position is None:
+        return False
+    return seat.player_name not in game.position.get("eliminated", [])
+
+
+def resign_place(game: Game, seat: Seat) -> str:
+    """Where the seat's player would finish if they resigned now (R31: a forfeiter
+    ranks below everyone eliminated in play), as "3rd of 4": a rank, which tells
+    nothing of the position that the finishing order would not."""
+    state = engine.load_position(game.position)
+    after, events = engine.forfeit(state, seat.player_name)
+    history = [(move.action, move.events) for move in game.moves.order_by("number")]
+    history.append((f"forfeit {seat.player_name}", events))
+    try:
+        ranks = engine.competition_ranks(engine.finishing_order(after, history))
+    except ValueError:  # a position out of step with its log: rebuild_positions reports it
+        return ""
+    return f"{ordinal(ranks[seat.player_name])} of {len(state.players)}"

@@ -17,7 +17,6 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
-from django.contrib.humanize.templatetags.humanize import ordinal
 from django.core.paginator import Paginator
 from django.db.models import Count
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
@@ -26,7 +25,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from games import boardmarks, boardview, describe, engine, links, seen, selectors, services
+from games import boardmarks, boardview, describe, links, seen, selectors, services
 from games.engine import BOARDS, Board, State
 from games.forms import (
     MANY_PLAYERS,
@@ -469,19 +468,6 @@ def now_waiting(game: Game, me: Seat | None) -> str:
     )
 
 
-def _resign_place(game: Game, state: State, seat: Seat, viewer: seen.Viewer) -> str:
-    """Where the seat's player would finish if they resigned now (R31: a forfeiter
-    ranks below everyone eliminated in play), as "3rd of 4"."""
-    after, events = engine.forfeit(state, seat.player_name)
-    history = [(move.action, move.events) for move in seen.moves(game, viewer)]
-    history.append((f"forfeit {seat.player_name}", events))
-    try:
-        ranks = engine.competition_ranks(engine.finishing_order(after, history))
-    except ValueError:  # a position out of step with its log: rebuild_positions reports it
-        return ""
-    return f"{ordinal(ranks[seat.player_name])} of {len(state.players)}"
-
-
 def _game_page(
     request: HttpRequest,
     game: Game,
@@ -554,11 +540,10 @@ def _game_context(
                 context["assign_form"] = AssignHomeForm(game)
     decision = context["decision"]
     context["decision_key"] = f"{decision['turn']}.{my_seat.pk}" if decision else "none"
-    if my_seat is not None and game.status == Game.Status.PLAY and state is not None:
-        out = {state.players[i].name for i in state.eliminated}
-        if my_seat.player_name not in out:
+    if my_seat is not None and game.status == Game.Status.PLAY:
+        if selectors.still_playing(game, my_seat):
             context["resign_form"] = ResignForm()
-            context["resign_place"] = _resign_place(game, state, my_seat, viewer)
+            context["resign_place"] = selectors.resign_place(game, my_seat)
     if organiser and not game.is_public:
         context["invite_url"] = request.build_absolute_uri(
             reverse("games:invite", args=[game.invite_token])
