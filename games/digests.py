@@ -19,7 +19,7 @@ from django.utils import timezone
 
 from accounts.digest_times import next_digest_at
 from accounts.models import Profile
-from games import describe, links, notify, seen
+from games import describe, links, notify, seen, selectors
 from games.engine import BOARDS
 from games.models import Game, Move
 
@@ -60,6 +60,11 @@ def digest_games(user: AbstractBaseUser, since: datetime, until: datetime) -> li
             | Q(started_at__gt=since, started_at__lte=until)
             | Q(finished_at__gt=since, finished_at__lte=until)
             | Q(to_move__user=user, status__in=(Game.Status.SETUP, Game.Status.PLAY))
+            | Q(
+                seats__user=user,
+                seats__deciding=True,
+                status__in=(Game.Status.SETUP, Game.Status.PLAY),
+            )
         )
         .distinct()
         .order_by("pk")
@@ -83,7 +88,7 @@ def digest_games(user: AbstractBaseUser, since: datetime, until: datetime) -> li
             )
             for move in moves[:MOVES_PER_GAME]
         ]
-        waiting = game.is_active and game.to_move_id == mine.pk
+        waiting = selectors.decides_now(game, mine)
         told.append(
             {
                 "game": game,

@@ -20,7 +20,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from random import Random
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Protocol
 
 # A kind's key names it in the database, in URLs and in templates' folders.
 KIND_KEY = re.compile(r"[a-z][a-z0-9]*(-[a-z0-9]+)*")
@@ -30,6 +30,24 @@ DEFAULT_KIND = "ww5"
 Position = dict[str, Any]
 Event = dict[str, Any]
 Bot = Callable[[Any, str, Random], str]
+
+# The phases of a game, which its status follows: before play proper, in play, over.
+SETUP, PLAY, OVER = "setup", "play", "over"
+
+
+class Dice(Protocol):
+    """Where a kind takes its random numbers when it applies an action."""
+
+    def randint(self, a: int, b: int) -> int: ...
+
+
+class Refused(ValueError):
+    """A player's text or action that the game does not take now. The message may list
+    the legal actions; ``reason`` says why without them."""
+
+    def __init__(self, message: str, reason: str = "") -> None:
+        super().__init__(message)
+        self.reason = reason or message
 
 
 @dataclass(frozen=True)
@@ -79,6 +97,11 @@ class GameKind(ABC):
         """The options as stored (every name present), if a game can be played with
         them; a ``ValueError`` says why not, in words for the person who chose them."""
 
+    @abstractmethod
+    def seat_name(self, game: Any, seat: Any) -> str:
+        """The name the game's state gives the player of ``seat`` (a ``games.models.Seat``
+        of ``game``), or "" while it has none yet."""
+
     # --- play ----------------------------------------------------------------------
 
     @abstractmethod
@@ -95,8 +118,17 @@ class GameKind(ABC):
         several at once for a sealed decision."""
 
     @abstractmethod
+    def phase(self, state: Any) -> str:
+        """SETUP before play proper, PLAY, or OVER once the game has ended by its rules."""
+
     def is_over(self, state: Any) -> bool:
-        """Whether the game has ended by its rules."""
+        return self.phase(state) == OVER
+
+    def is_reply(self, state: Any) -> bool:
+        """Whether the decision due answers another player's action at once (World War
+        5: a defender's retreat): it has the game's shorter reply time, draws on no time
+        bank, and missing it never counts towards a forfeit."""
+        return False
 
     @abstractmethod
     def legal(self, state: Any, player: str) -> Sequence[str]:
@@ -104,15 +136,25 @@ class GameKind(ABC):
 
     @abstractmethod
     def parse(self, state: Any, player: str, text: str) -> str:
-        """The canonical action a player's words mean; a ``ValueError`` says why not."""
+        """The canonical action a player's words mean; ``Refused`` says why not."""
+
+    def needs_confirmation(self, state: Any, player: str, action: str) -> bool:
+        """Whether the action is one a player confirms before it is applied (World War 5,
+        R15: one that eliminates its own player)."""
+        return False
 
     @abstractmethod
-    def apply(self, state: Any, player: str, action: str, rng: Random) -> tuple[Any, list[Event]]:
-        """The state after the player's legal action, and what happened, as events."""
+    def apply(self, state: Any, player: str, action: str, rng: Dice) -> tuple[Any, list[Event]]:
+        """The state after the player's legal action, and what happened, as events; the
+        random numbers it needs come from ``rng``."""
+
+    @abstractmethod
+    def replay(self, state: Any, player: str, action: str, dice: Sequence[int]) -> Any:
+        """The state after a recorded action, with the random numbers it drew then."""
 
     @abstractmethod
     def forfeit(self, state: Any, player: str) -> tuple[Any, list[Event]]:
-        """The state after the player leaves the game."""
+        """The state after the player leaves the game; ``Refused`` if they cannot now."""
 
     @abstractmethod
     def finishing_order(
@@ -121,10 +163,13 @@ class GameKind(ABC):
         """The players from first to last (tied players share a group) of a game that is
         over, from its final state and its moves' actions and events."""
 
-    def default_decision(self, state: Any, player: str) -> str | None:
-        """The action taken for a player whose deadline passed, or None: the missed-turn
-        policy (a forfeit after too many) applies."""
-        return None
+    @abstractmethod
+    def default_decision(self, state: Any, player: str, rng: Random) -> str:
+        """The action taken for a player whose time ran out (after the game's grace)."""
+
+    def missed_counts(self, state: Any, player: str) -> bool:
+        """Whether missing this decision counts towards the game's forfeit limit."""
+        return not self.is_reply(state)
 
     bots: ClassVar[Mapping[str, Bot]] = {}
 
@@ -175,6 +220,11 @@ def kind_named(key: str) -> GameKind:
     if kind is None:
         raise UnknownKind(f"no game kind is registered as {key!r}")
     return kind
+
+
+def kind_of(game: Any) -> GameKind:
+    """The kind of a game (anything with a ``kind`` key: a game, an event, a ladder)."""
+    return kind_named(game.kind)
 
 
 def all_kinds() -> list[GameKind]:

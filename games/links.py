@@ -17,6 +17,7 @@ from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.core import signing
 from django.urls import reverse
 
+from games import selectors
 from games.models import Game, Seat
 
 SALT = "ww5.games.decision-link"
@@ -80,7 +81,7 @@ def check(
             "This link is for another player's decision. Nothing was changed. Use the "
             "link in your own mail, or sign out to use this one.",
         )
-    if game.turn_number != link.turn or game.to_move_id != seat.pk or not game.is_active:
+    if not selectors.decision_open(game, seat, link.turn):
         raise LinkRefused(
             410,
             "This decision has already been made: the link no longer works. Nothing was changed.",

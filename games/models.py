@@ -15,7 +15,7 @@ from django.db import models
 from django.utils import timezone
 
 from games.engine import BOARDS
-from games.kinds import DEFAULT_KIND, kind_choices
+from games.kinds import DEFAULT_KIND, kind_choices, kind_of
 
 
 def new_invite_token() -> str:
@@ -93,9 +93,14 @@ class Game(models.Model):
     position = models.JSONField(null=True, blank=True)
     # How many moves have been applied; a form carries it to detect stale submissions.
     turn_number = models.PositiveIntegerField(default=0)
+    # The player the game waits for, when it waits for one; a decision several players
+    # make at once (sealed from each other) marks their seats ``deciding`` instead.
     to_move = models.ForeignKey(
         "Seat", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
+    # The move number at which the decision now due began: a decision several players
+    # make at once takes each one's form made since then.
+    decision_turn = models.PositiveIntegerField(default=0)
     deadline = models.DateTimeField(null=True, blank=True, db_index=True)
     # Set by the deadline sweep when it claims this game's missed decision; cleared when
     # the decision is dealt with. A claim older than a few minutes is swept again.
@@ -174,6 +179,9 @@ class Seat(models.Model):
         null=True, blank=True, help_text="What is left of the player's time bank (bank games)"
     )
     muted = models.BooleanField(default=False, help_text="The player wants no mail about this game")
+    # One of several players whose decision, made at once and sealed from the others,
+    # the game waits for (a single player's decision is the game's ``to_move``).
+    deciding = models.BooleanField(default=False)
     joined_at = models.DateTimeField(default=timezone.now)
 
     class Meta:
@@ -195,11 +203,9 @@ class Seat(models.Model):
 
     @property
     def player_name(self) -> str:
-        """The engine's name for this seat: its home continent's colour (contract)."""
-        if not self.home:
-            return ""
-        board = BOARDS[self.game.board]
-        return board.continent_colors[board.continent_index[self.home]]
+        """The game's name for this seat (World War 5: its home continent's colour); empty
+        while it has none yet."""
+        return kind_of(self.game).seat_name(self.game, self)
 
     @property
     def display_name(self) -> str:

@@ -19,6 +19,7 @@ from django.utils import timezone
 
 from games import boardmarks, describe, engine, links, replyto, seen, selectors
 from games.engine import BOARDS, Board, State
+from games.kinds import kind_of
 from games.models import Game, GameEvent, Move, Seat
 from mail.parts import InlinePart, content_id
 
@@ -290,12 +291,14 @@ def queue_missed_mail(game: Game, seat: Seat, what: str, action: str, state: Sta
     towards the game's limit; the mail says so.
 
     Always sent, whatever the player's preferences: it is about their own decision."""
+    if seat.user is None or not seat.user.email:
+        return  # the context is not worth building
     context = {
         "game": game,
         "seat": seat,
         "what": what,
         "kind": decision_kind(state),
-        "counts": state.phase == "play" and state.pending is None,
+        "counts": kind_of(game).missed_counts(state, seat.player_name),
         "action": describe.action_phrase(BOARDS[game.board], action) if action else "",
         "missed": seat.missed,
         "limit": game.missed_limit,
@@ -336,7 +339,7 @@ def queue_event_mails(game: Game, move: Move, state: State, seats: list[Seat]) -
     tells the same), nor after the last move (the result mail tells it). ``seats``: the
     game's seats, with their users' profiles."""
     touched = touched_by(move.events)
-    if not touched or state.phase == "over":
+    if not touched or kind_of(game).is_over(state):
         return
     recipients = [
         seat
@@ -344,7 +347,8 @@ def queue_event_mails(game: Game, move: Move, state: State, seats: list[Seat]) -
         if seat.user is not None
         and seat.user.email
         and not seat.muted
-        and seat.pk not in (move.seat_id, game.to_move_id)
+        and seat.pk != move.seat_id
+        and not selectors.decides_now(game, seat)
         and ("*" in touched or seat.player_name in touched)
         and _wants_events(seat.user)
     ]

@@ -19,15 +19,11 @@ from typing import Any
 from django.contrib.auth.models import AbstractBaseUser
 
 from games import describe, selectors
-from games.kinds import EVERYONE, SPECTATOR, Event, GameKind, Position, Viewer, kind_named
+from games.kinds import EVERYONE, SPECTATOR, Event, Position, Viewer, kind_of
 from games.models import Game, GameEvent, Move, Seat
 
 # A game in one of these states hides nothing any more.
 ENDED = (Game.Status.OVER, Game.Status.ABANDONED, Game.Status.CANCELLED)
-
-
-def kind_of(game: Game) -> GameKind:
-    return kind_named(game.kind)
 
 
 def viewer_of(game: Game, user: AbstractBaseUser | None) -> Viewer:

@@ -24,6 +24,7 @@ from django.utils import timezone
 from accounts.models import Absence
 from games import clock, describe, engine
 from games.engine.state import State
+from games.kinds import kind_of
 from games.models import Game, GameEvent, Move, Seat
 
 ACTIVE = (Game.Status.SETUP, Game.Status.PLAY)
@@ -90,6 +91,43 @@ def organised_games(user: AbstractBaseUser | None) -> QuerySet[Game]:
     return Game.objects.filter(pk__in=Game.objects.filter(_named_games(user)).values("pk"))
 
 
+def waiting_seats(game: Game, seats: Iterable[Seat] | None = None) -> list[Seat]:
+    """The seats whose decision the game waits for: its one player's, or the several
+    deciding at once (sealed from each other); none unless the game is running.
+    ``seats``: the game's seats, when already read."""
+    if not game.is_active:
+        return []
+    if game.to_move_id is not None and seats is None:
+        return [game.to_move] if game.to_move is not None else []
+    every = seats if seats is not None else game.seats.select_related("user__profile")
+    return [seat for seat in every if seat.pk == game.to_move_id or seat.deciding]
+
+
+def decides_now(game: Game, seat: Seat) -> bool:
+    """Whether the game, running, waits for this seat's decision (alone or with others)."""
+    return game.is_active and (game.to_move_id == seat.pk or seat.deciding)
+
+
+def decision_open(game: Game, seat: Seat, turn: int) -> bool:
+    """Whether the decision a form, link or reply address was made for at move ``turn``
+    is still the seat's to make: the game is at that move and waits for the seat; or the
+    seat is one of several deciding at once since that move or before (the others'
+    decisions move the game on meanwhile)."""
+    if not decides_now(game, seat):
+        return False
+    return game.turn_number == turn or (
+        seat.deciding and game.decision_turn <= turn <= game.turn_number
+    )
+
+
+def waiting_names(game: Game, seats: Iterable[Seat] | None = None) -> str:
+    """Who the game waits for, by name ("alice", "alice and bob"), or "no one"."""
+    names = [seat.display_name for seat in waiting_seats(game, seats)]
+    if not names:
+        return "no one"
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
 def waiting_sentence(game: Game, seat: Seat | None, yours: str, others: str) -> str:
     """Whose decision the game waits for now, in a sentence, for ``seat``'s player (None:
     a reader without a seat): ``yours`` when it is theirs again, else ``others`` with the
@@ -101,10 +139,9 @@ def waiting_sentence(game: Game, seat: Seat | None, yours: str, others: str) -> 
         return describe.sentence(f"The game is {game.get_status_display().lower()}")
     if game.is_paused:
         return "The game is paused by an organiser."
-    if seat is not None and game.to_move_id == seat.pk:
+    if seat is not None and decides_now(game, seat):
         return yours
-    other = game.to_move.display_name if game.to_move else "no one"
-    return describe.sentence(others.format(other))
+    return describe.sentence(others.format(waiting_names(game)))
 
 
 def can_organise(game: Game, user: AbstractBaseUser | None) -> bool:
@@ -156,12 +193,12 @@ def my_games(user: Any) -> list[dict[str, Any]]:
     )
     rows = []
     for game in games:
-        to_move = game.to_move if game.is_active else None
+        waiting = waiting_seats(game)
         rows.append(
             {
                 "game": game,
-                "yours": to_move is not None and to_move.user_id == user.pk and not game.is_paused,
-                "waiting_for": to_move.display_name if to_move else "",
+                "yours": any(s.user_id == user.pk for s in waiting) and not game.is_paused,
+                "waiting_for": waiting_names(game) if waiting else "",
             }
         )
     far = timezone.now() + timedelta(days=3650)
@@ -196,7 +233,7 @@ def bank_left(game: Game, seat: Seat, now: datetime) -> timedelta | None:
         return None
     left = seat.bank_left
     started = game.clock_started_at
-    if game.is_active and game.to_move_id == seat.pk and started is not None:
+    if decides_now(game, seat) and started is not None:
         until = game.paused_at or now
         used = clock.running(started, until, away_periods(game, seat, started))
         left = max(left - used, timedelta(0))
@@ -215,13 +252,12 @@ def initial_state(game: Game) -> State:
 
 def replay(game: Game) -> list[tuple[Move | None, State]]:
     """Every state of the game from its move log: the start, then one per move."""
+    kind = kind_of(game)
     state = initial_state(game)
     states: list[tuple[Move | None, State]] = [(None, state)]
+    players = {seat.pk: seat.player_name for seat in game.seats.all()}
     for move in game.moves.order_by("number"):
-        if move.action.startswith("forfeit "):
-            state, _ = engine.forfeit(state, move.action.split(" ", 1)[1])
-        else:
-            state, _ = engine.apply_action(state, move.action, dice=move.dice)
+        state = kind.replay(state, players[move.seat_id], move.action, move.dice)
         states.append((move, state))
     return states
 

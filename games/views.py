@@ -185,7 +185,7 @@ def _seat_rows(game: Game, seats: list[Seat], state: State | None) -> list[dict[
                 "css_color": boardview.safe_color(seat.player_name) if seat.home else "",
                 "home": home,
                 "status": status,
-                "waiting": game.to_move_id == seat.pk and game.is_active,
+                "waiting": selectors.decides_now(game, seat),
             }
         )
     return rows
@@ -262,7 +262,7 @@ def _decision(
         or state is None
         or not game.is_active
         or game.is_paused
-        or game.to_move_id != my_seat.pk
+        or not selectors.decides_now(game, my_seat)
     ):
         return None
     groups = describe.choices(state, names)
@@ -433,7 +433,8 @@ def live_version(game: Game) -> str:
     seats = game.seats.count()
     deadline = int(game.deadline.timestamp()) if game.deadline else 0
     paused = int(game.is_paused)
-    return f"{last}.{events}.{seats}.{game.to_move_id or 0}.{deadline}.{paused}.{game.status}"
+    waiting = "-".join(str(seat.pk) for seat in selectors.waiting_seats(game)) or "0"
+    return f"{last}.{events}.{seats}.{waiting}.{deadline}.{paused}.{game.status}"
 
 
 RECENT_LOG = 6  # log entries shown unfolded; earlier ones fold away
@@ -510,7 +511,7 @@ def _game_context(
         "organiser": organiser,
         "is_open": is_open,
         "choosing": choosing,
-        "waiting_for": game.to_move if game.is_active else None,
+        "waiting_for": selectors.waiting_seats(game, seats),
         "decision_time": describe.duration(game.decision_time),
         "bank_time": describe.duration(game.bank_time),
         "increment": describe.duration(game.increment),

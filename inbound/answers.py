@@ -125,7 +125,7 @@ def queue_answer(
             context["board_lines"] = notify.board_lines(game, state, names)
             context["board_cid"] = notify.BOARD_CID
             inline = (notify.BOARD_PART, notify.board_spec(game, names, viewer))
-        if answer.moves and game.is_active and game.to_move_id == seat.pk:
+        if answer.moves and selectors.decides_now(game, seat):
             context["groups"] = describe.choices(state, names)
     subject_line, text, html = notify.render_mail("reply", context, user)
     return queue_mail(

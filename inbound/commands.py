@@ -9,7 +9,7 @@ from datetime import datetime
 
 from django.contrib.auth.models import AbstractBaseUser
 
-from games import describe, replyto, services
+from games import describe, replyto, selectors, services
 from games.models import Game, Move, Seat
 from inbound import answers
 from inbound.answers import Answer
@@ -82,7 +82,7 @@ def _inform(c: Context, word: str) -> Handled:
     game, seat = c.game, c.seat
     if word == "help":
         return _answer(c, Outcome.ANSWERED, Answer([f"{game}: replying by mail."], help=True), "")
-    yours = game.is_active and game.to_move_id == seat.pk and not game.is_paused
+    yours = selectors.decides_now(game, seat) and not game.is_paused
     paragraphs = [f"{game}, as it is now." if word == "board" else f"{game}: your moves."]
     if not yours:
         paragraphs.append(answers.waiting_for(game, seat))
@@ -92,10 +92,9 @@ def _inform(c: Context, word: str) -> Handled:
 def _move(c: Context, line: str, confirmed: bool, now: datetime) -> Handled:
     game, token = c.game, c.token
     if (
-        game.turn_number == token.turn
+        selectors.decision_open(game, c.seat, token.turn)
         and game.deadline is not None
         and now > game.deadline
-        and game.is_active
     ):
         text = (
             "Your reply came after this decision's deadline: it was not applied. The game "
@@ -147,7 +146,7 @@ def _already(c: Context, mine: Move | None) -> Handled:
         mine = Move.objects.filter(game=game, number=c.token.turn + 1).first()
     made = f": {answers.phrase(game, mine.action)}" if mine is not None else ""
     now_due = answers.waiting_for(game, c.seat)
-    if game.is_active and not game.is_paused and game.to_move_id == c.seat.pk:
+    if selectors.decides_now(game, c.seat) and not game.is_paused:
         # Its mail was sent before this reply came: no other mail "follows".
         now_due = "The game waits for your next decision: reply to the mail that asks for it."
     text = f"This decision was already made{made}. Your reply was not applied. {now_due}"

@@ -31,7 +31,7 @@ from django.db import DatabaseError, IntegrityError, transaction
 from django.utils import timezone
 
 from accounts.services import mark_address_failing
-from games import replyto
+from games import replyto, selectors
 from games.models import Game, Seat
 from inbound import answers
 from inbound.answers import Answer
@@ -226,9 +226,7 @@ def _move_for_decision_due(
     return (
         first_word(reading.first_line) not in COMMANDS
         and token.for_decision
-        and game.is_active
-        and game.turn_number == token.turn
-        and game.to_move_id == seat.pk
+        and selectors.decision_open(game, seat, token.turn)
     )
 
 

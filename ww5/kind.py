@@ -13,8 +13,9 @@ from typing import Any, ClassVar
 from games import engine
 from games.engine.board import DEFAULT_BOARD
 from games.engine.bots import BOTS
+from games.engine.lookahead import eliminates_mover
 from games.engine.state import State
-from games.kinds import Bot, Event, GameKind, Position
+from games.kinds import PLAY, Bot, Dice, Event, GameKind, Position, Refused
 
 STRICT, CASUAL = "strict", "casual"
 
@@ -53,6 +54,13 @@ class WorldWar5(GameKind):
             raise ValueError("retreat_into_origin is true or false")
         return checked
 
+    def seat_name(self, game: Any, seat: Any) -> str:
+        # the colour of the seat's home continent (contract)
+        if not seat.home:
+            return ""
+        board = engine.BOARDS[game.board]
+        return str(board.continent_colors[board.continent_index[seat.home]])
+
     def load(self, position: Position) -> State:
         return engine.load_position(position)
 
@@ -64,8 +72,19 @@ class WorldWar5(GameKind):
             return ()
         return (state.name_of(state.to_move),)
 
-    def is_over(self, state: State) -> bool:
-        return state.phase == "over"
+    def phase(self, state: State) -> str:
+        return str(state.phase)
+
+    def is_reply(self, state: State) -> bool:
+        return state.pending is not None  # a defender's retreat (R18)
+
+    def missed_counts(self, state: State, player: str) -> bool:
+        # R31: only missed turns in play count; a missed setup placement or retreat is
+        # decided for the player and could never lead to a forfeit
+        return state.phase == PLAY and state.pending is None
+
+    def default_decision(self, state: State, player: str, rng: Random) -> str:
+        return str(BOTS["greedy"](state, rng))  # R31: the greedy bot decides
 
     def legal(self, state: State, player: str) -> Sequence[str]:
         return engine.legal_actions(state) if player in self.deciders(state) else ()
@@ -74,15 +93,24 @@ class WorldWar5(GameKind):
         try:
             return engine.parse_action(state, text)
         except engine.IllegalAction as refusal:
-            raise ValueError(str(refusal)) from None
+            raise Refused(str(refusal), refusal.reason) from None
 
-    def apply(
-        self, state: State, player: str, action: str, rng: Random
-    ) -> tuple[State, list[Event]]:
+    def needs_confirmation(self, state: State, player: str, action: str) -> bool:
+        return eliminates_mover(state, action)  # R15
+
+    def apply(self, state: State, player: str, action: str, rng: Dice) -> tuple[State, list[Event]]:
         return engine.apply_action(state, action, rng=rng)
 
+    def replay(self, state: State, player: str, action: str, dice: Sequence[int]) -> State:
+        if action.startswith("forfeit "):
+            return engine.forfeit(state, action.split(" ", 1)[1])[0]
+        return engine.apply_action(state, action, dice=dice)[0]
+
     def forfeit(self, state: State, player: str) -> tuple[State, list[Event]]:
-        return engine.forfeit(state, player)
+        try:
+            return engine.forfeit(state, player)
+        except engine.IllegalAction as refusal:
+            raise Refused(str(refusal), refusal.reason) from None
 
     def finishing_order(
         self, state: State, history: Sequence[tuple[str, list[Event]]]

@@ -77,7 +77,10 @@ def _shift_deadlines(user: AbstractBaseUser, starts: datetime, ends: datetime, s
     locked = list(games)
     mine = set(Seat.objects.filter(user=user).values_list("pk", flat=True))
     for game in locked:
-        if game.to_move_id not in mine or game.deadline is None or game.deadline <= after:
+        waits_for_them = game.to_move_id in mine or any(
+            seat.deciding for seat in game.seats.filter(pk__in=mine)
+        )
+        if not waits_for_them or game.deadline is None or game.deadline <= after:
             continue
         game.deadline += length
         if game.remind_at is not None and game.remind_at > after:

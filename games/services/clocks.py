@@ -5,11 +5,12 @@ it. The arithmetic itself is in ``games.clock``."""
 from __future__ import annotations
 
 from datetime import datetime, timedelta
+from typing import Any
 
 from django.conf import settings
 
 from games import clock
-from games.engine.state import State
+from games.kinds import kind_of
 from games.models import Game, Seat
 from games.selectors import away_periods
 
@@ -21,14 +22,16 @@ def arm_reminder(game: Game, allowed: timedelta) -> None:
     game.remind_at = game.deadline - allowed * left if game.deadline and left > 0 else None
 
 
-def time_allowed(game: Game, state: State) -> timedelta:
+def time_allowed(game: Game, state: Any, due: list[Seat] | None = None) -> timedelta:
     """The time for the pending decision: a defender's retreat has its own, shorter time;
-    in a bank game a turn or placement may use what is left of its player's bank."""
-    if state.pending is not None:
+    in a bank game a turn or placement may use what is left of its player's bank (of
+    the emptiest bank, for a decision several players make at once). ``due``: the seats
+    whose decision it is (default: the one the game waits for)."""
+    if kind_of(game).is_reply(state):
         return game.retreat_time
-    if game.time_control == Game.TimeControl.BANK and game.to_move is not None:
-        bank = game.to_move.bank_left
-        return bank if bank is not None else game.bank_time
+    due = due if due is not None else [game.to_move] if game.to_move is not None else []
+    if game.time_control == Game.TimeControl.BANK and due:
+        return min(seat.bank_left if seat.bank_left is not None else game.bank_time for seat in due)
     return game.decision_time
 
 
@@ -36,31 +39,37 @@ def time_allowed(game: Game, state: State) -> timedelta:
 MIN_BANK_GRACE = timedelta(hours=1)
 
 
-def grace_time(game: Game, state: State) -> timedelta:
+def grace_time(game: Game, state: Any, due: list[Seat] | None = None) -> timedelta:
     """The one extension a missed decision gets: the decision's time again; in a bank
-    game (whose bank is now empty) the increment, at least MIN_BANK_GRACE."""
-    if state.pending is None and game.time_control == Game.TimeControl.BANK:
+    game (whose bank is now empty) the increment, at least MIN_BANK_GRACE. ``due``: the
+    seats whose decision it is (default: the one the game waits for)."""
+    if not kind_of(game).is_reply(state) and game.time_control == Game.TimeControl.BANK:
         return max(game.increment, MIN_BANK_GRACE)
-    return time_allowed(game, state)
+    return time_allowed(game, state, due)
 
 
-def start_clock(game: Game, state: State, now: datetime) -> None:
+def start_clock(game: Game, state: Any, now: datetime, due: list[Seat] | None = None) -> None:
     """The deadline and reminder of the decision now due; its clock stands still while
-    its player is away (when the game says so)."""
-    allowed = time_allowed(game, state)
-    bank = state.pending is None and game.time_control == Game.TimeControl.BANK
+    its player is away (when the game says so): for several players deciding at once,
+    while any of them is. ``due``: the seats whose decision it is (default: the one
+    the game waits for)."""
+    due = due if due is not None else [game.to_move] if game.to_move is not None else []
+    allowed = time_allowed(game, state, due)
+    bank = not kind_of(game).is_reply(state) and game.time_control == Game.TimeControl.BANK
     game.clock_started_at = now if bank else None
-    away = away_periods(game, game.to_move, now)
-    game.deadline = clock.deadline(now, allowed, away)
+    aways = [away_periods(game, seat, now) for seat in due] or [[]]
+    game.deadline = max(clock.deadline(now, allowed, away) for away in aways)
     left = settings.REMINDER_LEFT
-    game.remind_at = clock.deadline(now, allowed * (1 - left), away) if left > 0 else None
+    game.remind_at = (
+        max(clock.deadline(now, allowed * (1 - left), away) for away in aways) if left > 0 else None
+    )
 
 
 def charge_clock(game: Game, seat: Seat, now: datetime) -> None:
     """A bank game: the seat made its decision; take the time it used from its bank
     (an emptied bank stays at zero) and add the increment."""
     started = game.clock_started_at
-    if started is None or game.to_move_id != seat.pk:
+    if started is None or not (game.to_move_id == seat.pk or seat.deciding):
         return
     used = clock.running(started, now, away_periods(game, seat, started))
     bank = seat.bank_left if seat.bank_left is not None else game.bank_time

@@ -22,13 +22,14 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import connection, transaction
+from django.db.models import Case, Value, When
 from django.db.transaction import TransactionManagementError
 from django.utils import timezone
 
 from accounts.models import Profile
-from games import engine, notify
-from games.engine.state import State
+from games import notify
 from games.errors import GameError
+from games.kinds import OVER, PLAY, Refused, kind_of
 from games.models import Game, Move, Seat
 from games.selectors import can_organise
 from games.services.clocks import charge_clock, start_clock
@@ -89,9 +90,11 @@ class Decision:
     duplicate: bool = False  # the same seat's decision for this turn was already recorded
 
 
-def state_of(game: Game) -> State:
+def state_of(game: Game) -> Any:
+    """The kind's state of the game's whole stored position (for the services, which
+    act on the game: readers see it through ``games.seen``)."""
     assert game.position is not None, "the game has not started"
-    return engine.load_position(game.position)
+    return kind_of(game).load(game.position)
 
 
 def seats_of(game: Game) -> list[Seat]:
@@ -181,7 +184,7 @@ def check_organiser(game: Game, by: AbstractBaseUser) -> None:
 def record_move(
     game: Game,
     seat: Seat,
-    state: State,
+    state: Any,
     action: str,
     source: str,
     actor: AbstractBaseUser | None,
@@ -190,7 +193,7 @@ def record_move(
     """Apply a legal canonical action with fair dice, log it with its dice and store the
     new position; the next decision's time runs from ``now`` (default: the move's time)."""
     rolls = RecordingDice(dice())
-    after, events = engine.apply_action(state, action, rng=rolls)
+    after, events = kind_of(game).apply(state, seat.player_name, action, rolls)
     move = log_move(game, seat, action, rolls.rolled, events, source, actor)
     store_position(game, after, now or move.created_at, decided_by=seat, move=move)
     return move
@@ -232,6 +235,7 @@ STORED_FIELDS = [
     "position",
     "turn_number",
     "to_move",
+    "decision_turn",
     "status",
     "deadline",
     "deadline_claimed_at",
@@ -248,7 +252,7 @@ STARTED_FIELDS = ["seats_wanted", "start_record", "started_at"]
 
 def store_position(
     game: Game,
-    state: State,
+    state: Any,
     now: Any,
     decided_by: Seat | None = None,
     move: Move | None = None,
@@ -260,35 +264,63 @@ def store_position(
     games). A change that is no one's decision (a forfeit) leaves the clock of a player
     who still has the decision running as it was. A position that ends the game goes
     through ``finish_game`` (``announce`` off: a rebuild, which tells no one)."""
+    kind = kind_of(game)
     if decided_by is not None:
         charge_clock(game, decided_by, now)
-    waited_for = game.to_move_id
-    game.position = engine.dump_position(state)
-    game.to_move = (
-        seat_named(game, state.name_of(state.to_move)) if state.to_move is not None else None
-    )
-    if (
-        decided_by is None
-        and state.phase != "over"
-        and game.to_move is not None
-        and game.to_move_id == waited_for
+    seats = seats_of(game)
+    sealed_before = {s.pk for s in seats if s.deciding}
+    before = sealed_before or {game.to_move_id} - {None}
+    game.position = kind.dump(state)
+    phase = kind.phase(state)
+    due = [seat_named(game, name) for name in kind.deciders(state)] if phase != OVER else []
+    after = {s.pk for s in due}
+    # The same decision goes on, its clock running: after a change that is no one's
+    # decision (a forfeit) that leaves it to the same players, or once one of several
+    # players deciding at once has made theirs.
+    continuing = (
+        phase != OVER
+        and bool(after)
         and game.deadline is not None
-    ):
-        game.save(update_fields=STORED_FIELDS)  # the same decision, its clock still running
-        _queue_mails(game, state, move, decision_due=False)
+        and (
+            (decided_by is None and after == before)
+            or (decided_by is not None and len(before) > 1 and after < before)
+            or (decided_by is None and bool(sealed_before) and after < before)
+        )
+    )
+    # A decision several players make at once marks their seats, down to its last one.
+    sealed = len(due) > 1 or (continuing and bool(sealed_before))
+    game.to_move = due[0] if due and not sealed else None
+    _mark_deciding(seats, after if sealed else set())
+    if continuing:
+        game.save(update_fields=STORED_FIELDS)
+        _queue_mails(game, state, move, [], decision_due=False)
         return
-    if state.phase == "over":
+    if phase == OVER:
         game.grace_used = False
         game.deadline_claimed_at = None
         finish_game(game, now, state=state, announce=announce)
-        _queue_mails(game, state, move)
+        _queue_mails(game, state, move, [])
         return
-    game.status = Game.Status.PLAY if state.phase == "play" else Game.Status.SETUP
-    start_clock(game, state, now)
+    game.status = Game.Status.PLAY if phase == PLAY else Game.Status.SETUP
+    game.decision_turn = game.turn_number
+    start_clock(game, state, now, due)
     game.grace_used = False  # a new decision, with its own grace
     game.deadline_claimed_at = None
     game.save(update_fields=STORED_FIELDS)
-    _queue_mails(game, state, move)
+    _queue_mails(game, state, move, due)
+
+
+def _mark_deciding(seats: list[Seat], deciding: set[int]) -> None:
+    """Mark the seats of a decision several players make at once (and no others): one
+    update, and none at all while every decision is one player's."""
+    changed = [seat for seat in seats if seat.deciding != (seat.pk in deciding)]
+    if not changed:
+        return
+    Seat.objects.filter(pk__in=[seat.pk for seat in changed]).update(
+        deciding=Case(When(pk__in=list(deciding), then=Value(True)), default=Value(False))
+    )
+    for seat in changed:
+        seat.deciding = seat.pk in deciding
 
 
 FINISHED = (Game.Status.OVER, Game.Status.ABANDONED)
@@ -298,7 +330,7 @@ def finish_game(
     game: Game,
     now: datetime,
     *,
-    state: State | None = None,
+    state: Any | None = None,
     order: list[list[str]] | None = None,
     outcome: str | None = None,
     announce: bool = True,
@@ -323,9 +355,9 @@ def finish_game(
     else:
         game.status = Game.Status.OVER
         if order is None:
-            assert state is not None and state.phase == "over", "a result needs a finished game"
+            assert state is not None and kind_of(game).is_over(state), "a result needs an end"
             order = _finishing_order(state, game)
-            outcome = WIN if state.winner is not None else DRAW
+            outcome = WIN if order and len(order[0]) == 1 else DRAW  # R24: all out at once
         else:
             outcome = ADJUDICATED
         ranks = _rank_seats(game, order)
@@ -338,21 +370,27 @@ def finish_game(
     return finish
 
 
-def _queue_mails(game: Game, state: State, move: Move | None, decision_due: bool = True) -> None:
-    """The mails this change causes, in its transaction: the prompt for the decision now
-    due, or everyone's result; and the news of the move for whom it concerns."""
+def _queue_mails(
+    game: Game, state: Any, move: Move | None, due: list[Seat], decision_due: bool = True
+) -> None:
+    """The mails this change causes, in its transaction: the prompt to each player whose
+    decision is now due, or everyone's result; and the news of the move for whom it
+    concerns."""
     if move is not None and move.events:
         notify.queue_event_mails(game, move, state, seats_of(game))
-    if state.phase == "over":
+    if kind_of(game).is_over(state):
         notify.queue_result_mails(game, state, seats_of(game))
-    elif decision_due and game.to_move is not None and not game.to_move.bot:
-        notify.queue_decision_mail(game, game.to_move, state, seats_of(game), move)
+    elif decision_due:
+        for seat in due:
+            if not seat.bot:
+                notify.queue_decision_mail(game, seat, state, seats_of(game), move)
 
 
-def _finishing_order(state: State, game: Game) -> list[list[str]]:
-    """The engine's finishing order (R24, R31) of a finished game, from its move log."""
+def _finishing_order(state: Any, game: Game) -> list[list[str]]:
+    """The kind's finishing order of a finished game (World War 5: R24, R31), from its
+    final state and its move log."""
     history = [(move.action, move.events) for move in game.moves.order_by("number")]
-    return engine.finishing_order(state, history)
+    return kind_of(game).finishing_order(state, history)
 
 
 def _rank_seats(game: Game, order: list[list[str]]) -> dict[int, int | None]:
@@ -380,25 +418,29 @@ def _after_decision(game: Game) -> None:
     """After commit: if a bot seat's decision is due, let the bots play."""
     from games.tasks import play_bots
 
-    seat = game.to_move
-    if game.is_active and not game.is_paused and seat is not None and seat.bot:
+    waiting = [game.to_move] if game.to_move is not None else seats_of(game)
+    if (
+        game.is_active
+        and not game.is_paused
+        and any(seat.bot and (seat.pk == game.to_move_id or seat.deciding) for seat in waiting)
+    ):
         play_bots.delay(game.pk)
 
 
-def position_after_forfeit(game: Game, seat: Seat) -> tuple[State, list[dict[str, Any]]]:
+def position_after_forfeit(game: Game, seat: Seat) -> tuple[Any, list[dict[str, Any]]]:
     """The game after the seat's player forfeits (R31), if they can."""
     if not game.is_active:
         raise GameError(f"this game is {game.get_status_display().lower()}")
     try:
-        return engine.forfeit(state_of(game), seat.player_name)
-    except engine.IllegalAction as refusal:
+        return kind_of(game).forfeit(state_of(game), seat.player_name)
+    except Refused as refusal:
         raise GameError(str(refusal)) from None
 
 
 def record_forfeit(
     game: Game,
     seat: Seat,
-    after: State,
+    after: Any,
     events: list[dict[str, Any]],
     source: str,
     by: AbstractBaseUser | None,

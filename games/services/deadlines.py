@@ -4,14 +4,15 @@ from __future__ import annotations
 
 import random
 from datetime import datetime, timedelta
+from typing import Any
 
 from django.db import transaction
 from django.db.models import Q
 
-from games import engine, notify
-from games.engine.bots import BOTS
-from games.models import Game, Move
-from games.selectors import ACTIVE
+from games import notify
+from games.kinds import kind_of
+from games.models import Game, Move, Seat
+from games.selectors import ACTIVE, waiting_seats
 from games.services.clocks import arm_reminder, grace_time
 from games.services.core import (
     current_time,
@@ -20,6 +21,7 @@ from games.services.core import (
     log_move,
     play_bots_after_commit,
     record_move,
+    seats_of,
     state_of,
     store_position,
 )
@@ -77,11 +79,11 @@ def handle_missed_decision(game_id: int, now: datetime | None = None) -> str:
     now = now or current_time()
     with transaction.atomic():
         game = lock_game(game_id)
-        seat = game.to_move
+        waiting = waiting_seats(game, seats_of(game))
         if (
             not game.is_active
             or game.is_paused
-            or seat is None
+            or not waiting
             or game.deadline is None
             or game.deadline > now
         ):
@@ -89,41 +91,57 @@ def handle_missed_decision(game_id: int, now: datetime | None = None) -> str:
                 game.deadline_claimed_at = None
                 game.save(update_fields=["deadline_claimed_at"])
             return "nothing due"
+        kind = kind_of(game)
         state = state_of(game)
-        if seat.bot:  # its task was lost: the bot decides now, with nothing held against it
-            action = BOTS[seat.bot](state, random.Random(dice().random()))
-            record_move(game, seat, state, action, Move.Source.BOT, None, now)
+        bot = next((seat for seat in waiting if seat.bot), None)
+        if bot is not None:  # its task was lost: the bot decides now, held to nothing
+            action = kind.bots[bot.bot](state, bot.player_name, random.Random(dice().random()))
+            record_move(game, bot, state, action, Move.Source.BOT, None, now)
             play_bots_after_commit(game)
             return "bot move"
         if not game.grace_used:
             game.grace_used = True
-            game.deadline = now + grace_time(game, state)
+            grace = grace_time(game, state, waiting)
+            game.deadline = now + grace
             game.deadline_claimed_at = None
-            arm_reminder(game, grace_time(game, state))
+            arm_reminder(game, grace)
             game.save(update_fields=["grace_used", "deadline", "deadline_claimed_at", "remind_at"])
-            notify.queue_missed_mail(game, seat, "grace", "", state)
+            for seat in waiting:
+                notify.queue_missed_mail(game, seat, "grace", "", state)
             return "grace"
-        counts = state.phase == "play" and state.pending is None
-        if counts:
-            seat.missed += 1
-            seat.save(update_fields=["missed"])
-        if counts and seat.missed >= game.missed_limit:
-            # The notice is queued before the move's own mails (the result, should the
-            # forfeit end the game): the player reads them in the order they happened.
-            notify.queue_missed_mail(game, seat, "forfeit", "", state)
-            after, events = engine.forfeit(state, seat.player_name)
-            move = log_move(
-                game, seat, f"forfeit {seat.player_name}", [], events, Move.Source.TIMEOUT, None
-            )
-            store_position(game, after, now, move=move)
-            done = "forfeit"
-        else:
-            action = BOTS["greedy"](state, random.Random(dice().random()))
-            notify.queue_missed_mail(game, seat, "timeout move", action, state)
-            record_move(game, seat, state, action, Move.Source.TIMEOUT, None, now)
-            done = "timeout move"
+        done = "nothing due"
+        for seat in waiting:  # several, for a decision they make at once
+            state = state_of(game)
+            if seat.player_name not in kind.deciders(state):
+                continue  # a forfeit before it settled this seat's decision
+            done = _missed(game, seat, state, now)
         play_bots_after_commit(game)
         return done
+
+
+def _missed(game: Game, seat: Seat, state: Any, now: datetime) -> str:
+    """The seat's player missed their decision, grace and all: it counts towards their
+    forfeit (where the game says so), and at the limit they forfeit; else the game's
+    default decision is made for them. Returns "forfeit" or "timeout move"."""
+    kind = kind_of(game)
+    counts = kind.missed_counts(state, seat.player_name)
+    if counts:
+        seat.missed += 1
+        seat.save(update_fields=["missed"])
+    if counts and seat.missed >= game.missed_limit:
+        # The notice is queued before the move's own mails (the result, should the
+        # forfeit end the game): the player reads them in the order they happened.
+        notify.queue_missed_mail(game, seat, "forfeit", "", state)
+        after, events = kind.forfeit(state, seat.player_name)
+        move = log_move(
+            game, seat, f"forfeit {seat.player_name}", [], events, Move.Source.TIMEOUT, None
+        )
+        store_position(game, after, now, move=move)
+        return "forfeit"
+    action = kind.default_decision(state, seat.player_name, random.Random(dice().random()))
+    notify.queue_missed_mail(game, seat, "timeout move", action, state)
+    record_move(game, seat, state, action, Move.Source.TIMEOUT, None, now)
+    return "timeout move"
 
 
 def sweep_reminders(now: datetime | None = None, limit: int = 10_000) -> list[int]:
@@ -141,7 +159,7 @@ def sweep_reminders(now: datetime | None = None, limit: int = 10_000) -> list[in
         )
         Game.objects.filter(id__in=ids).update(remind_at=None)
         for game in Game.objects.filter(id__in=ids).select_related("to_move__user__profile"):
-            seat = game.to_move
-            if seat is not None and not seat.bot:
-                notify.queue_reminder_mail(game, seat, state_of(game))
+            for seat in waiting_seats(game):
+                if not seat.bot:
+                    notify.queue_reminder_mail(game, seat, state_of(game))
     return ids

@@ -11,12 +11,10 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.db.models import Max, Q
 
-from games import engine
-from games.engine import eliminates_mover
-from games.engine.bots import BOTS
 from games.errors import IllegalMove, NeedsConfirmation, NotYourDecision, StaleForm
+from games.kinds import Refused, kind_of
 from games.models import Game, Move, Seat
-from games.selectors import ACTIVE
+from games.selectors import ACTIVE, decides_now, decision_open, waiting_names, waiting_seats
 from games.services.core import (
     Decision,
     current_time,
@@ -46,7 +44,7 @@ def submit_move(
         seat = next((s for s in seats_of(game) if s.user_id == user.pk), None)
         if seat is None:
             raise NotYourDecision("you have no seat in this game")
-        if game.turn_number != turn_number:
+        if game.turn_number != turn_number and not decision_open(game, seat, turn_number):
             # Only this user's own submission counts as a double submit: an organiser's
             # move for them or a forfeit is the game moving on without them.
             done = game.moves.filter(number=turn_number + 1, seat=seat, actor=user).first()
@@ -65,8 +63,8 @@ def _check_waiting_for(game: Game, seat: Seat) -> None:
         raise NotYourDecision(f"this game is {game.get_status_display().lower()}")
     if game.is_paused:
         raise NotYourDecision("this game is paused by an organiser")
-    if game.to_move_id != seat.pk:
-        waiting = game.to_move.display_name if game.to_move else "no one"
+    if not decides_now(game, seat):
+        waiting = waiting_names(game, seats_of(game))
         raise NotYourDecision(f"it is not your decision: the game waits for {waiting}")
 
 
@@ -82,12 +80,13 @@ def apply_decision(
     game locked): parsed against the position, recorded with its dice, and the bots let
     play after commit. A refused text raises IllegalMove; with ``confirmed`` False, one
     that would eliminate the mover (R15) raises NeedsConfirmation."""
+    kind = kind_of(game)
     state = state_of(game)
     try:
-        action = engine.parse_action(state, text)
-    except engine.IllegalAction as refusal:
+        action = kind.parse(state, seat.player_name, text)
+    except Refused as refusal:
         raise IllegalMove(str(refusal), refusal.reason) from None
-    if not confirmed and eliminates_mover(state, action):
+    if not confirmed and kind.needs_confirmation(state, seat.player_name, action):
         raise NeedsConfirmation(action, game.board)
     move = record_move(game, seat, state, action, source, actor)
     play_bots_after_commit(game)
@@ -107,7 +106,7 @@ def sweep_bots(now: datetime | None = None, limit: int = 1000) -> list[int]:
     since = (now or current_time()) - timedelta(seconds=settings.BOT_STALLED_SECONDS)
     waiting = (
         Game.objects.filter(status__in=ACTIVE, paused_at__isnull=True)
-        .filter(to_move__bot__gt="")
+        .filter(Q(to_move__bot__gt="") | Q(seats__deciding=True, seats__bot__gt=""))
         .annotate(last_move=Max("moves__created_at"))
         .filter(Q(last_move__lt=since) | Q(last_move__isnull=True, started_at__lt=since))
         .order_by("pk")
@@ -125,12 +124,14 @@ def play_bot_turns(game_id: int, limit: int = 200) -> int:
     while played < limit:
         with transaction.atomic():
             game = lock_game(game_id)
-            seat = game.to_move
-            if not game.is_active or game.is_paused or seat is None or not seat.bot:
+            bots = [s for s in waiting_seats(game, seats_of(game)) if s.bot]
+            if not game.is_active or game.is_paused or not bots:
                 return played
+            seat = bots[0]
             state = state_of(game)
+            action = kind_of(game).bots[seat.bot](state, seat.player_name, rng)
             # no bots scheduled here: their loop is already running
-            record_move(game, seat, state, BOTS[seat.bot](state, rng), Move.Source.BOT, None)
+            record_move(game, seat, state, action, Move.Source.BOT, None)
         played += 1
     from games.tasks import play_bots
 

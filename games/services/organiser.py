@@ -15,7 +15,7 @@ from accounts.services import display_name
 from games import describe, notify
 from games.errors import GameError, StaleForm
 from games.models import Game, GameEvent, Move, Seat
-from games.selectors import can_organise
+from games.selectors import can_organise, decides_now, waiting_seats
 from games.services.clocks import arm_reminder, time_allowed
 from games.services.core import (
     check_organiser,
@@ -122,9 +122,8 @@ def _tell(
 
 
 def _waiting_player(game: Game) -> list[AbstractBaseUser | None]:
-    """The player whose decision is pending, if any: a change to its deadline is theirs."""
-    seat = game.to_move if game.is_active else None
-    return [seat.user] if seat is not None and seat.user_id else []
+    """The players whose decision is pending, if any: a change to its deadline is theirs."""
+    return [seat.user for seat in waiting_seats(game, seats_of(game)) if seat.user_id]
 
 
 def pause_game(game_id: int, by: AbstractBaseUser, reason: str = "") -> None:
@@ -175,7 +174,7 @@ def extend_deadline(game_id: int, by: AbstractBaseUser, extra: timedelta, reason
         arm_reminder(game, time_allowed(game, state_of(game)))
         game.save(update_fields=["deadline", "deadline_claimed_at", "remind_at"])
         seat = game.to_move
-        whose = f"{_named(seat)}'s" if seat is not None else "the pending"
+        whose = f"{_named(seat)}'s" if seat is not None else "the pending decision's"
         text = f"{_organiser(by)} extended {whose} deadline by {describe.duration(extra)}."
         _tell(game, GameEvent.Kind.EXTEND, by, text, seat, reason, _waiting_player(game))
 
@@ -207,7 +206,7 @@ def replace_player(
         text = f"{seat.display_name} takes over the seat of {before}{colour}."
         data = {"before": before, "after": seat.display_name}
         event = _tell(game, GameEvent.Kind.REPLACE, by, text, seat, reason, [previous, user], data)
-        if game.is_active and not game.is_paused and game.to_move_id == seat.pk:
+        if decides_now(game, seat) and not game.is_paused:
             notify.queue_decision_mail(game, seat, state_of(game), seats_of(game))
         return event
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.db import transaction
 
-from games import engine
+from games.kinds import kind_of
 from games.models import Game
 from games.selectors import replay
 from games.services.core import current_time, lock_game, store_position
@@ -16,11 +16,11 @@ def rebuild_position(game: Game, fix: bool = False) -> bool:
     and what follows from it (whose decision, status, winner; a result an organiser
     corrected stays corrected)."""
     if not fix:
-        return engine.dump_position(replay(game)[-1][1]) == game.position
+        return kind_of(game).dump(replay(game)[-1][1]) == game.position
     with transaction.atomic():
         locked = lock_game(game.pk)  # no move may land between the replay and the write
         state = replay(locked)[-1][1]
-        if engine.dump_position(state) == locked.position:
+        if kind_of(locked).dump(state) == locked.position:
             return True
         locked.turn_number = locked.moves.count()
         store_position(locked, state, current_time(), announce=False)  # told when it really ended

@@ -7,6 +7,7 @@ from typing import Any
 
 from django import template
 
+from games import selectors
 from games.models import Game
 
 register = template.Library()
@@ -36,11 +37,11 @@ def active_games_of(user: Any) -> list[ActiveGame]:
 
 
 def _row(game: Game, user: Any) -> ActiveGame:
-    seat = game.to_move
+    waiting = selectors.waiting_seats(game)
     if game.is_paused:
         return ActiveGame(game, False, "No one: the game is paused")
-    if seat is None:
+    if not waiting:
         return ActiveGame(game, False, "No one yet")
-    if seat.user_id == user.pk:
+    if any(seat.user_id == user.pk for seat in waiting):
         return ActiveGame(game, True, "you")
-    return ActiveGame(game, False, seat.display_name)
+    return ActiveGame(game, False, selectors.waiting_names(game))
