@@ -75,7 +75,7 @@ def digest_games(user: AbstractBaseUser, since: datetime, until: datetime) -> li
                 "number"
             )
         )
-        board = BOARDS[game.board]
+        board = BOARDS[game.options["board"]]
         lines = [
             notify.move_line(board, move, by_id[move.seat_id].player_name, names)
             for move in moves[:MOVES_PER_GAME]

@@ -76,6 +76,12 @@ class GameKind(ABC):
         """The options as stored (every name present), if a game can be played with
         them; a ``ValueError`` says why not, in words for the person who chose them."""
 
+    def event_options(self, options: Mapping[str, Any]) -> dict[str, Any]:
+        """The options of every game an event or a ladder makes, from those it was set
+        up with: as ``check_options`` stores them, with whatever the kind keeps out of
+        rated and tournament play set back (the default: nothing is)."""
+        return self.check_options(options)
+
     # --- play ----------------------------------------------------------------------
 
     @abstractmethod

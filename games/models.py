@@ -31,10 +31,6 @@ class Game(models.Model):
         CANCELLED = "cancelled", "Cancelled"
         ABANDONED = "abandoned", "Abandoned"
 
-    class SetupMode(models.TextChoices):
-        STRICT = "strict", "Strict: all smalls, then mediums, then larges, one at a time"
-        CASUAL = "casual", "Casual: each player places all three at once"
-
     class HomeAssignment(models.TextChoices):
         CHOOSE = "choose", "Players choose in join order"
         RANDOM = "random", "Random at the start"
@@ -44,8 +40,6 @@ class Game(models.Model):
         FIXED = "fixed", "A fixed time for each decision"
         BANK = "bank", "A time bank per player, with an increment per decision"
 
-    BOARD_CHOICES = [(board_id, board.name) for board_id, board in sorted(BOARDS.items())]
-
     name = models.CharField(max_length=80, blank=True)
     kind = models.CharField(
         max_length=20,
@@ -53,6 +47,9 @@ class Game(models.Model):
         default=DEFAULT_KIND,
         help_text="The game played",
     )
+    # The kind's own options (World War 5: its board, setup and house variant), as the
+    # kind's ``check_options`` stores them; the server's options are the columns below.
+    options = models.JSONField(default=dict, blank=True, help_text="The game's own options")
     creator = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         null=True,
@@ -61,9 +58,6 @@ class Game(models.Model):
         related_name="created_games",
     )
     seats_wanted = models.PositiveSmallIntegerField(default=2)
-    board = models.CharField(max_length=40, choices=BOARD_CHOICES, default="original")
-    setup_mode = models.CharField(max_length=10, choices=SetupMode, default=SetupMode.STRICT)
-    retreat_into_origin = models.BooleanField(default=False)
     home_assignment = models.CharField(
         max_length=10, choices=HomeAssignment, default=HomeAssignment.CHOOSE
     )
@@ -137,13 +131,6 @@ class Game(models.Model):
     def is_paused(self) -> bool:
         return self.paused_at is not None
 
-    def options(self) -> dict[str, object]:
-        return {
-            "board": self.board,
-            "setup": self.setup_mode,
-            "retreat_into_origin": self.retreat_into_origin,
-        }
-
 
 class Seat(models.Model):
     class Bot(models.TextChoices):
@@ -198,7 +185,7 @@ class Seat(models.Model):
         """The engine's name for this seat: its home continent's colour (contract)."""
         if not self.home:
             return ""
-        board = BOARDS[self.game.board]
+        board = BOARDS[self.game.options["board"]]
         return board.continent_colors[board.continent_index[self.home]]
 
     @property

@@ -47,7 +47,7 @@ def render_mail(name: str, context: dict[str, Any], user: Any) -> tuple[str, str
 
 def board_lines(game: Game, state: State, names: dict[str, str]) -> list[str]:
     """The position as text, continent by continent."""
-    board = BOARDS[game.board]
+    board = BOARDS[game.options["board"]]
     lines = []
     for c, members in enumerate(board.continent_territories):
         cells = []
@@ -65,7 +65,7 @@ def board_lines(game: Game, state: State, names: dict[str, str]) -> list[str]:
 def moves_since(game: Game, seat: Seat, names: dict[str, str], seats: Iterable[Seat]) -> list[str]:
     """What happened since this seat's previous decision, in words; ``seats``: the
     game's seats."""
-    board = BOARDS[game.board]
+    board = BOARDS[game.options["board"]]
     players = {s.pk: s.player_name for s in seats}
     last = game.moves.filter(seat=seat).order_by("-number").values_list("number", flat=True)
     since = last[0] if last else 0
@@ -118,7 +118,7 @@ def board_spec(
 ) -> dict[str, Any]:
     """What the sender needs to draw the game's board as it is now (``board_picture``),
     with ``marks``: the last move and a pending retreat."""
-    spec = {"board": game.board, "position": game.position, "names": names}
+    spec = {"board": game.options["board"], "position": game.position, "names": names}
     if marks is not None:
         spec["marks"] = marks.as_data()
     return spec
@@ -243,7 +243,7 @@ def queue_start_mails(game: Game, seats: list[Seat]) -> None:
     """The game has started: who plays which home, and who begins (R5). ``seats``: the
     game's seats in seat order, with their users' profiles."""
     lines = describe.describe_start(game.start_record, describe.player_names(seats))
-    board = BOARDS[game.board]
+    board = BOARDS[game.options["board"]]
     players = [
         {
             "name": s.display_name,
@@ -280,7 +280,7 @@ def queue_missed_mail(game: Game, seat: Seat, what: str, action: str, state: Sta
         "what": what,
         "kind": decision_kind(state),
         "counts": state.phase == "play" and state.pending is None,
-        "action": describe.action_phrase(BOARDS[game.board], action) if action else "",
+        "action": describe.action_phrase(BOARDS[game.options["board"]], action) if action else "",
         "missed": seat.missed,
         "limit": game.missed_limit,
         "deadline": game.deadline,
@@ -337,7 +337,7 @@ def queue_event_mails(game: Game, move: Move, state: State, seats: list[Seat]) -
     names = describe.player_names(seats)
     mover = next(s for s in seats if s.pk == move.seat_id)
     words = describe.describe_move(
-        BOARDS[game.board], move.action, mover.player_name, move.events, names
+        BOARDS[game.options["board"]], move.action, mover.player_name, move.events, names
     )
     for seat in recipients:
         context = {

@@ -209,7 +209,7 @@ def initial_state(game: Game) -> State:
     names = [s.player_name for s in seats]
     at = names.index(first)
     order = seats[at:] + seats[:at]
-    return engine.start_position([(s.player_name, s.home) for s in order], game.options())
+    return engine.start_position([(s.player_name, s.home) for s in order], game.options)
 
 
 def replay(game: Game) -> list[tuple[Move | None, State]]:
@@ -245,8 +245,8 @@ def game_record(game: Game) -> dict[str, Any]:
     return {
         "game": game.pk,
         "name": str(game),
-        "board": game.board,
-        "options": {"setup": game.setup_mode, "retreat_into_origin": game.retreat_into_origin},
+        "board": game.options["board"],
+        "options": {k: v for k, v in game.options.items() if k != "board"},
         "seats": [
             {
                 "seat": s.number,

@@ -193,10 +193,10 @@ def move_lines(game: Game, move: Move) -> list[str]:
     names = describe.player_names(seats)
     mover = next(s for s in seats if s.pk == move.seat_id)
     words = describe.describe_move(
-        BOARDS[game.board], move.action, mover.player_name, move.events, names
+        BOARDS[game.options["board"]], move.action, mover.player_name, move.events, names
     )
     return [describe.sentence(part) for part in (words.action, words.dice, *words.followed) if part]
 
 
 def phrase(game: Game, action: str) -> str:
-    return describe.action_phrase(BOARDS[game.board], action)
+    return describe.action_phrase(BOARDS[game.options["board"]], action)

@@ -52,6 +52,11 @@ class WorldWar5(GameKind):
             raise ValueError("retreat_into_origin is true or false")
         return checked
 
+    def event_options(self, options: Mapping[str, Any]) -> dict[str, Any]:
+        # An event's or a ladder's games use the strict setup (R7), never R19's house
+        # variant; only their board is chosen.
+        return self.check_options({**options, "setup": STRICT, "retreat_into_origin": False})
+
     def load(self, position: Position) -> State:
         return engine.load_position(position)
 

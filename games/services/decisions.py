@@ -84,7 +84,7 @@ def _apply(
     except engine.IllegalAction as refusal:
         raise IllegalMove(str(refusal), refusal.reason) from None
     if not confirmed and eliminates_mover(state, action):
-        raise NeedsConfirmation(action, game.board)
+        raise NeedsConfirmation(action, game.options["board"])
     move = _record(game, seat, state, action, source, actor)
     _after_commit(game)
     return move
