@@ -34,7 +34,7 @@ from django.template.response import TemplateResponse
 from django.urls import URLPattern, path, reverse
 from django.utils.html import format_html
 
-from games import engine, options, seen, selectors, services
+from games import adminoptions, engine, options, seen, selectors, services
 from games.describe import sentence
 from games.models import Game, Move, Seat
 from ww5site import durations
@@ -334,7 +334,7 @@ class GameAdmin(ShortDurationsAdmin, SeenByReaderAdmin):
         "id",
         "name",
         "status",
-        "board",
+        adminoptions.board,
         "seat_list",
         "turn_number",
         "whose_decision",
@@ -342,7 +342,7 @@ class GameAdmin(ShortDurationsAdmin, SeenByReaderAdmin):
         "paused",
     )
     list_display_links = ("id", "name")
-    list_filter = ("status", "board", "setup_mode", "is_public")
+    list_filter = ("status", adminoptions.BY_BOARD, adminoptions.BY_SETUP, "is_public")
     search_fields = ("name", "seats__user__username")
     fieldsets = [
         (

@@ -80,7 +80,7 @@ def digest_games(user: AbstractBaseUser, since: datetime, until: datetime) -> li
                 "number"
             )
         )
-        board = BOARDS[game.board]
+        board = BOARDS[game.options["board"]]
         viewer = seen.seat_viewer(game, mine)
         lines = [
             notify.move_line(

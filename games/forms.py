@@ -8,6 +8,7 @@ from typing import Any
 from django import forms
 
 from games.engine import BOARDS
+from games.engine.board import DEFAULT_BOARD
 from games.engine.bots import BOTS
 from games.models import Game
 from games.options import MAX_MISSED, MAX_TIME, GameOptions
@@ -15,6 +16,13 @@ from games.services import MAX_SEATS, MIN_SEATS
 from ww5site.durations import counted
 
 MAX_HOURS = int(MAX_TIME.total_seconds()) // 3600
+# World War 5's own options, offered by name: its boards and setups (the kind checks
+# what is chosen).
+BOARD_CHOICES = [(board_id, board.name) for board_id, board in sorted(BOARDS.items())]
+SETUP_CHOICES = [
+    ("strict", "Strict: all smalls, then mediums, then larges, one at a time"),
+    ("casual", "Casual: each player places all three at once"),
+]
 MANY_PLAYERS = 5  # R3: from this many players on, the form warns of a long game
 MANY_PLAYERS_WARNING = (
     "Five or six players (R3): expect a long game. With six, every continent has a "
@@ -52,13 +60,8 @@ class CreateGameForm(forms.Form):
         initial=2,
         help_text=MANY_PLAYERS_WARNING,
     )
-    board = forms.ChoiceField(
-        choices=[(board_id, board.name) for board_id, board in sorted(BOARDS.items())],
-        initial="original",
-    )
-    setup_mode = forms.ChoiceField(
-        label="Setup", choices=Game.SetupMode.choices, initial=Game.SetupMode.STRICT
-    )
+    board = forms.ChoiceField(choices=BOARD_CHOICES, initial=DEFAULT_BOARD)
+    setup_mode = forms.ChoiceField(label="Setup", choices=SETUP_CHOICES, initial="strict")
     retreat_into_origin = forms.BooleanField(
         label="House variant: a beaten piece may retreat into the attacker's territory",
         required=False,
@@ -179,9 +182,11 @@ class CreateGameForm(forms.Form):
         """How the game is played, as the form says."""
         data = self.cleaned_data
         return GameOptions(
-            board=data["board"],
-            setup_mode=data["setup_mode"],
-            retreat_into_origin=data["retreat_into_origin"],
+            rules={
+                "board": data["board"],
+                "setup": data["setup_mode"],
+                "retreat_into_origin": data["retreat_into_origin"],
+            },
             time_control=data["time_control"],
             decision_time=timedelta(hours=float(data["decision_hours"])),
             retreat_time=timedelta(hours=float(data["retreat_hours"])),
@@ -216,7 +221,7 @@ class JoinForm(forms.Form):
     def __init__(self, game: Game, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.game = game
-        self.fields["home"].choices = continent_choices(game.board, _taken(game))
+        self.fields["home"].choices = continent_choices(game.options["board"], _taken(game))
         self.fields["home"].required = game.home_assignment == Game.HomeAssignment.CHOOSE
 
 
@@ -238,7 +243,7 @@ class AssignHomeForm(forms.Form):
         self.fields["seat"].choices = [
             (seat.pk, f"Seat {seat.number}: {seat.display_name}") for seat in game.seats.all()
         ]
-        self.fields["home"].choices = continent_choices(game.board)
+        self.fields["home"].choices = continent_choices(game.options["board"])
 
 
 class BotGameForm(forms.Form):
@@ -255,10 +260,7 @@ class BotGameForm(forms.Form):
         choices=[("greedy", "Greedy (plays to win)"), ("random", "Random (easy)")],
         initial="greedy",
     )
-    board = forms.ChoiceField(
-        choices=[(board_id, board.name) for board_id, board in sorted(BOARDS.items())],
-        initial="original",
-    )
+    board = forms.ChoiceField(choices=BOARD_CHOICES, initial=DEFAULT_BOARD)
 
 
 class ResignForm(forms.Form):

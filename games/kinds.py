@@ -102,6 +102,12 @@ class GameKind(ABC):
         """The name the game's state gives the player of ``seat`` (a ``games.models.Seat``
         of ``game``), or "" while it has none yet."""
 
+    def event_options(self, options: Mapping[str, Any]) -> dict[str, Any]:
+        """The options of every game an event or a ladder makes, from those it was set
+        up with: as ``check_options`` stores them, with whatever the kind keeps out of
+        rated and tournament play set back (the default: nothing is)."""
+        return self.check_options(options)
+
     # --- play ----------------------------------------------------------------------
 
     @abstractmethod

@@ -14,7 +14,6 @@ from django.conf import settings
 from django.db import models
 from django.utils import timezone
 
-from games.engine import BOARDS
 from games.kinds import DEFAULT_KIND, kind_choices, kind_of
 
 
@@ -31,10 +30,6 @@ class Game(models.Model):
         CANCELLED = "cancelled", "Cancelled"
         ABANDONED = "abandoned", "Abandoned"
 
-    class SetupMode(models.TextChoices):
-        STRICT = "strict", "Strict: all smalls, then mediums, then larges, one at a time"
-        CASUAL = "casual", "Casual: each player places all three at once"
-
     class HomeAssignment(models.TextChoices):
         CHOOSE = "choose", "Players choose in join order"
         RANDOM = "random", "Random at the start"
@@ -44,8 +39,6 @@ class Game(models.Model):
         FIXED = "fixed", "A fixed time for each decision"
         BANK = "bank", "A time bank per player, with an increment per decision"
 
-    BOARD_CHOICES = [(board_id, board.name) for board_id, board in sorted(BOARDS.items())]
-
     name = models.CharField(max_length=80, blank=True)
     kind = models.CharField(
         max_length=20,
@@ -53,6 +46,9 @@ class Game(models.Model):
         default=DEFAULT_KIND,
         help_text="The game played",
     )
+    # The kind's own options (World War 5: its board, setup and house variant), as the
+    # kind's ``check_options`` stores them; the server's options are the columns below.
+    options = models.JSONField(default=dict, blank=True, help_text="The game's own options")
     creator = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         null=True,
@@ -61,9 +57,6 @@ class Game(models.Model):
         related_name="created_games",
     )
     seats_wanted = models.PositiveSmallIntegerField(default=2)
-    board = models.CharField(max_length=40, choices=BOARD_CHOICES, default="original")
-    setup_mode = models.CharField(max_length=10, choices=SetupMode, default=SetupMode.STRICT)
-    retreat_into_origin = models.BooleanField(default=False)
     home_assignment = models.CharField(
         max_length=10, choices=HomeAssignment, default=HomeAssignment.CHOOSE
     )
@@ -141,13 +134,6 @@ class Game(models.Model):
     @property
     def is_paused(self) -> bool:
         return self.paused_at is not None
-
-    def options(self) -> dict[str, object]:
-        return {
-            "board": self.board,
-            "setup": self.setup_mode,
-            "retreat_into_origin": self.retreat_into_origin,
-        }
 
 
 class Seat(models.Model):

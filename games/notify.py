@@ -48,7 +48,7 @@ def render_mail(name: str, context: dict[str, Any], user: Any) -> tuple[str, str
 
 def board_lines(game: Game, state: State, names: dict[str, str]) -> list[str]:
     """The position as text, continent by continent."""
-    board = BOARDS[game.board]
+    board = BOARDS[game.options["board"]]
     lines = []
     for c, members in enumerate(board.continent_territories):
         cells = []
@@ -66,7 +66,7 @@ def board_lines(game: Game, state: State, names: dict[str, str]) -> list[str]:
 def moves_since(game: Game, seat: Seat, names: dict[str, str], seats: Iterable[Seat]) -> list[str]:
     """What happened since this seat's previous decision, in words, as its player may
     see it; ``seats``: the game's seats."""
-    board = BOARDS[game.board]
+    board = BOARDS[game.options["board"]]
     players = {s.pk: s.player_name for s in seats}
     viewer = seen.seat_viewer(game, seat)
     last = game.moves.filter(seat=seat).order_by("-number").values_list("number", flat=True)
@@ -129,7 +129,7 @@ def board_spec(
 ) -> dict[str, Any]:
     """What the sender needs to draw the game's board as it is now, as ``viewer`` may
     see it (``board_picture``), with ``marks``: the last move and a pending retreat."""
-    spec = {"board": game.board, "position": seen.position(game, viewer), "names": names}
+    spec = {"board": game.options["board"], "position": seen.position(game, viewer), "names": names}
     if marks is not None:
         spec["marks"] = marks.as_data()
     return spec
@@ -260,7 +260,7 @@ def queue_start_mails(game: Game, seats: list[Seat]) -> None:
     """The game has started: who plays which home, and who begins (R5). ``seats``: the
     game's seats in seat order, with their users' profiles."""
     lines = describe.describe_start(game.start_record, describe.player_names(seats))
-    board = BOARDS[game.board]
+    board = BOARDS[game.options["board"]]
     players = [
         {
             "name": s.display_name,
@@ -299,7 +299,7 @@ def queue_missed_mail(game: Game, seat: Seat, what: str, action: str, state: Sta
         "what": what,
         "kind": decision_kind(state),
         "counts": kind_of(game).missed_counts(state, seat.player_name),
-        "action": describe.action_phrase(BOARDS[game.board], action) if action else "",
+        "action": describe.action_phrase(BOARDS[game.options["board"]], action) if action else "",
         "missed": seat.missed,
         "limit": game.missed_limit,
         "deadline": game.deadline,
@@ -359,7 +359,7 @@ def queue_event_mails(game: Game, move: Move, state: State, seats: list[Seat]) -
     for seat in recipients:
         shown = seen.move(game, move, mover.player_name, seen.seat_viewer(game, seat))
         words = describe.describe_move(
-            BOARDS[game.board], shown.action, shown.player, shown.events, names
+            BOARDS[game.options["board"]], shown.action, shown.player, shown.events, names
         )
         context = {
             "game": game,

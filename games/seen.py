@@ -179,8 +179,8 @@ def game_record(game: Game, viewer: Viewer) -> dict[str, Any]:
         "game": game.pk,
         "name": str(game),
         "kind": game.kind,
-        "board": game.board,
-        "options": {"setup": game.setup_mode, "retreat_into_origin": game.retreat_into_origin},
+        "board": game.options["board"],
+        "options": {k: v for k, v in game.options.items() if k != "board"},
         "seats": [
             {
                 "seat": s.number,

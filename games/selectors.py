@@ -247,7 +247,7 @@ def initial_state(game: Game) -> State:
     names = [s.player_name for s in seats]
     at = names.index(first)
     order = seats[at:] + seats[:at]
-    return engine.start_position([(s.player_name, s.home) for s in order], game.options())
+    return engine.start_position([(s.player_name, s.home) for s in order], game.options)
 
 
 def replay(game: Game) -> list[tuple[Move | None, State]]:

@@ -73,7 +73,7 @@ def _seats(game: Game) -> list[Seat]:
 
 
 def _board(game: Game) -> Board:
-    return BOARDS[game.board]
+    return BOARDS[game.options["board"]]
 
 
 def position_context(

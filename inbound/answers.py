@@ -196,10 +196,10 @@ def move_lines(game: Game, move: Move, seat: Seat) -> list[str]:
     mover = next(s for s in seats if s.pk == move.seat_id)
     shown = seen.move(game, move, mover.player_name, seen.seat_viewer(game, seat))
     words = describe.describe_move(
-        BOARDS[game.board], shown.action, shown.player, shown.events, names
+        BOARDS[game.options["board"]], shown.action, shown.player, shown.events, names
     )
     return [describe.sentence(part) for part in (words.action, words.dice, *words.followed) if part]
 
 
 def phrase(game: Game, action: str) -> str:
-    return describe.action_phrase(BOARDS[game.board], action)
+    return describe.action_phrase(BOARDS[game.options["board"]], action)

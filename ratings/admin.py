@@ -12,8 +12,11 @@ from django.db.models import QuerySet
 from django.forms import ModelForm
 from django.http import HttpRequest
 
+from games.engine.board import DEFAULT_BOARD
 from games.errors import GameError
+from games.forms import BOARD_CHOICES
 from games.models import Game
+from games.templatetags.boards import board_name
 from ratings import ladder as ladders
 from ratings.errors import RatingError
 from ratings.models import JournalEntry, Ladder, LadderPlayer
@@ -21,30 +24,43 @@ from tournaments.admin import LeagueScopedAdmin
 from tournaments.selectors import is_site_staff
 from ww5site.readonly import ReadOnlyAdminMixin
 
-# The game a ladder plays is not offered while the site serves one game: its default.
-LADDER_FIELDS = [
+# The ladder's settings, as its fields hold them (its kind, like an event's, is the one it
+# is made with).
+SETTINGS = [
     f.name
     for f in Ladder._meta.get_fields()
-    if f.concrete and f.name not in ("id", "match_due_at", "created_at", "kind")
+    if f.concrete and f.name not in ("id", "kind", "match_due_at", "created_at")
 ]
+# As the form offers them: of its games' own options (``options``), the board.
+LADDER_FIELDS = ["board" if name == "options" else name for name in SETTINGS]
 
 
 class LadderForm(ModelForm):
-    # The ladder's games' time control, chosen by its name (the board has its list from
-    # the model's choices).
+    # The ladder's games' board and time control, chosen by their names.
+    board = forms.ChoiceField(choices=BOARD_CHOICES, initial=DEFAULT_BOARD)
     time_control = forms.ChoiceField(
         choices=Game.TimeControl.choices, initial=Game.TimeControl.FIXED
     )
 
     class Meta:
         model = Ladder
-        fields = LADDER_FIELDS
+        # With the ladder's own columns; ``board`` (kept in its options) is declared above.
+        fields = [name for name in SETTINGS if name != "options"]
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if "board" in self.instance.options:
+            self.initial["board"] = self.instance.options["board"]
 
     def clean(self) -> dict[str, Any]:
         """Games can be played with the ladder's options: refused here with the reason,
         rather than when its first table is formed."""
         data: dict[str, Any] = super().clean() or {}
-        trial = Ladder(**{k: v for k, v in data.items() if k != "league"})
+        options = {**self.instance.options}
+        if "board" in data:
+            options["board"] = data["board"]
+        columns = {k: v for k, v in data.items() if k not in ("league", "board")}
+        trial = Ladder(options=options, **columns)
         wrong = ladders.out_of_bounds(trial)
         for name, words in wrong.items():  # told beside each field
             self.add_error(name, f"{words[:1].upper()}{words[1:]}.")
@@ -54,6 +70,7 @@ class LadderForm(ModelForm):
             ladders.game_options(trial).check()
         except GameError as refusal:
             raise ValidationError(str(refusal)) from None
+        self.instance.options = options  # the fields' own are set from ``data``
         return data
 
 
@@ -64,8 +81,12 @@ class LadderAdmin(LeagueScopedAdmin):
     fields = LADDER_FIELDS
     actions = ["start_new_season", "add_greedy_bot"]
 
+    @admin.display(description="board")
+    def board(self, ladder: Ladder) -> str:
+        return board_name(ladder.options.get("board", ""))
+
     def save_model(self, request: HttpRequest, obj: Ladder, form: ModelForm, change: bool) -> None:
-        values = {name: getattr(obj, name) for name in LADDER_FIELDS if name != "league"}
+        values = {name: getattr(obj, name) for name in SETTINGS if name != "league"}
         try:
             if change:
                 ladders.update_ladder(obj, request.user)

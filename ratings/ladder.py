@@ -16,7 +16,7 @@ from django.utils import timezone
 from games.engine.bots import BOTS
 from games.errors import GameError
 from games.models import Game
-from games.options import GameOptions
+from games.options import GameOptions, event_rules
 from ratings.core import journal
 from ratings.errors import RatingError
 from ratings.models import Ladder, LadderGame, LadderPlayer, Rating, Season
@@ -101,10 +101,10 @@ def out_of_bounds(ladder: Ladder) -> dict[str, str]:
 
 def _check(ladder: Ladder) -> None:
     """The ladder's settings are valid (choices, numbers, their bounds) and its games can
-    be played."""
+    be played; its games' own options are kept as they get them."""
     try:
         ladder.full_clean(exclude=["match_due_at"])
-        game_options(ladder).check()
+        ladder.options = game_options(ladder).check().rules
     except ValidationError as refusal:
         raise RatingError("; ".join(refusal.messages)) from None
     except GameError as refusal:
@@ -115,9 +115,12 @@ def _check(ladder: Ladder) -> None:
 
 
 def game_options(ladder: Ladder) -> GameOptions:
-    """A ladder game's options: the ladder's board and times, always the strict setup."""
+    """A ladder game's options: its own options as the ladder's kind sets them for rated
+    play (World War 5: the ladder's board, always the strict setup), and the ladder's
+    times. A GameError says why its own options cannot be played."""
     return GameOptions(
-        board=ladder.board,
+        kind=ladder.kind,
+        rules=event_rules(ladder.kind, ladder.options),
         time_control=ladder.time_control,
         decision_time=ladder.decision_time,
         retreat_time=ladder.retreat_time,

@@ -43,12 +43,14 @@ class Ladder(models.Model):
         default=DEFAULT_KIND,
         help_text="The game the ladder plays",
     )
+    # Its games' own options (their kind's; World War 5's board is chosen), as every game
+    # gets them: the kind sets back what it keeps out of rated play (``event_options``).
+    options = models.JSONField(default=dict, blank=True, help_text="Its games' own options")
     description = models.TextField(blank=True)
     is_public = models.BooleanField(default=True)
     is_open = models.BooleanField(default=True, help_text="Players may join")
 
     # The games.
-    board = models.CharField(max_length=40, choices=Game.BOARD_CHOICES, default="original")
     player_count = models.CharField(
         max_length=3, choices=PlayerCount, default=PlayerCount.THREE_OR_FOUR
     )

@@ -22,7 +22,10 @@ from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.urls import URLPattern, path, reverse
 from django.utils.html import format_html, format_html_join
 
+from games.engine.board import DEFAULT_BOARD
+from games.forms import BOARD_CHOICES
 from games.models import Game
+from games.templatetags.boards import board_name
 from tournaments import eventjobs, eventsettings, export, selectors, services
 from tournaments.admin import LeagueScopedAdmin
 from tournaments.errors import TournamentError
@@ -90,10 +93,7 @@ class TournamentForm(forms.ModelForm):
 
     organiser: Any = None  # the signed-in organiser, set per request by ``get_form``
 
-    board = forms.ChoiceField(
-        choices=Game.BOARD_CHOICES,
-        initial=Tournament._meta.get_field("board").default,
-    )
+    board = forms.ChoiceField(choices=BOARD_CHOICES, initial=DEFAULT_BOARD)
     time_control = forms.ChoiceField(
         choices=Game.TimeControl.choices,
         initial=Tournament._meta.get_field("time_control").default,
@@ -101,7 +101,18 @@ class TournamentForm(forms.ModelForm):
 
     class Meta:
         model = Tournament
-        fields = ("league", "name", *eventsettings.SETTINGS)
+        # With the event's own columns; ``board`` (kept in its options) is declared above.
+        fields = (
+            "league",
+            "name",
+            *(name for name in eventsettings.SETTINGS if name not in eventsettings.OWN_OPTIONS),
+        )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        for name in eventsettings.OWN_OPTIONS:  # kept in the event's options
+            if name in self.fields and name in self.instance.options:
+                self.initial[name] = self.instance.options[name]
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
@@ -111,7 +122,7 @@ class TournamentForm(forms.ModelForm):
         # would refuse it too, are not asked).
         trial = copy.copy(self.instance)
         for name in eventsettings.SETTINGS:
-            if name in data:
+            if name in data and name not in eventsettings.OWN_OPTIONS:
                 setattr(trial, name, data[name])
         wrong = eventsettings.out_of_bounds(trial)
         for name, words in wrong.items():
@@ -252,6 +263,11 @@ class TournamentAdmin(LeagueScopedAdmin):
         if self._refused(request):
             return HttpResponseRedirect(request.path)
         return super().response_change(request, obj)
+
+    @admin.display(description="Board")
+    def board(self, obj: Tournament) -> str:
+        """The board of the event's games, by its name (shown once it may not change)."""
+        return board_name(obj.options.get("board", ""))
 
     @admin.display(description="Pages")
     def links(self, obj: Tournament) -> str:

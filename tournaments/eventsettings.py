@@ -4,6 +4,7 @@ edits events with them."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -11,7 +12,7 @@ from typing import Any
 from django.utils import timezone
 
 from games.errors import GameError
-from games.options import MAX_MISSED, MAX_TIME, MINUTE, STRICT, GameOptions
+from games.options import MAX_MISSED, MAX_TIME, MINUTE, GameOptions, event_rules
 from tournaments import history
 from tournaments.core import roundrobin
 from tournaments.errors import TournamentError
@@ -57,6 +58,33 @@ SAFE_ONCE_STARTED = (
     "late_join_until_round",
 )
 SAFE_ONCE_FINISHED = ("name", "description", "is_public")
+# The settings that are its games' own options (their kind's, kept in the event's
+# ``options`` value) rather than columns of the event; the kind sets the others for every
+# event's games (``GameKind.event_options``).
+OWN_OPTIONS = ("board",)
+
+
+def setting(tournament: Tournament, name: str) -> Any:
+    """The value of one of the event's settings, or of its name."""
+    if name in OWN_OPTIONS:
+        return tournament.options.get(name)
+    return getattr(tournament, name)
+
+
+def set_settings(tournament: Tournament, settings: Mapping[str, Any]) -> None:
+    """Set ``settings`` by name on the (unsaved) event; its games' own options, checked by
+    its kind, are kept as every game of the event gets them (a TournamentError says why
+    they cannot be)."""
+    own = {name: value for name, value in settings.items() if name in OWN_OPTIONS}
+    for name, value in settings.items():
+        if name not in own:
+            setattr(tournament, name, value)
+    tournament.options = _games_own_options(tournament, {**tournament.options, **own})
+
+
+def model_fields(names: Iterable[str]) -> list[str]:
+    """The event's fields that hold these settings, each once."""
+    return list(dict.fromkeys("options" if name in OWN_OPTIONS else name for name in names))
 
 
 def changeable(tournament: Tournament) -> tuple[str, ...]:
@@ -78,15 +106,17 @@ def apply_changes(tournament: Tournament, changes: dict[str, Any]) -> None:
     locked = sorted(
         name
         for name, value in changes.items()
-        if name not in allowed and value != getattr(tournament, name)
+        if name not in allowed and value != setting(tournament, name)
     )
     if locked:
         raise TournamentError(
             f"{', '.join(locked)} cannot change once the event has "
             + ("finished" if tournament.status == Tournament.Status.FINISHED else "started")
         )
-    for name, value in changes.items():
-        setattr(tournament, name, value.strip() if name == "name" else value)
+    set_settings(
+        tournament,
+        {name: value.strip() if name == "name" else value for name, value in changes.items()},
+    )
     if not tournament.name:
         raise TournamentError("a tournament needs a name")
     check_settings(tournament)
@@ -211,12 +241,13 @@ def _check_dates(tournament: Tournament) -> None:
 
 
 def game_options(tournament: Tournament) -> GameOptions:
-    """The options of every game of the event: always the strict setup (R7), never the
-    R19 house variant."""
+    """The options of every game of the event: its own options as its kind sets them
+    for tournament play (World War 5: always the strict setup, R7, never the R19 house
+    variant), and the event's times. A GameError says why its own options cannot be
+    played."""
     return GameOptions(
-        board=tournament.board,
-        setup_mode=STRICT,
-        retreat_into_origin=False,
+        kind=tournament.kind,
+        rules=event_rules(tournament.kind, tournament.options),
         time_control=tournament.time_control,
         decision_time=tournament.decision_time,
         retreat_time=tournament.retreat_time,
@@ -225,3 +256,10 @@ def game_options(tournament: Tournament) -> GameOptions:
         missed_limit=tournament.missed_limit,
         absence_pauses_clock=tournament.absence_pauses_clock,
     )
+
+
+def _games_own_options(tournament: Tournament, options: Mapping[str, Any]) -> dict[str, Any]:
+    try:
+        return event_rules(tournament.kind, options)
+    except GameError as refusal:
+        raise TournamentError(str(refusal)) from None

@@ -114,14 +114,16 @@ class Tournament(models.Model):
         default=DEFAULT_KIND,
         help_text="The game the event plays",
     )
+    # Its games' own options (their kind's; World War 5's board is chosen), as every game
+    # gets them: the kind sets back what it keeps out of tournament play (``event_options``).
+    options = models.JSONField(default=dict, blank=True, help_text="Its games' own options")
     slug = models.SlugField(max_length=100)
     description = models.TextField(blank=True)
     format = models.CharField(max_length=15, choices=Format, default=Format.SWISS)
     is_public = models.BooleanField(default=True)
     status = models.CharField(max_length=15, choices=Status, default=Status.DRAFT, db_index=True)
 
-    # The games: the options every table gets (games.options.GameOptions, strict setup).
-    board = models.CharField(max_length=40, choices=Game.BOARD_CHOICES, default="original")
+    # The games: the server's options every table gets (games.options.GameOptions).
     time_control = models.CharField(max_length=10, choices=Game.TimeControl, default="fixed")
     decision_time = models.DurationField(default=timedelta(days=2))
     retreat_time = models.DurationField(default=timedelta(hours=12))

@@ -68,7 +68,7 @@ def round_started(tournament: Tournament, made: Any) -> None:
     from games.engine import BOARDS
     from games.notify import game_url
 
-    board = BOARDS[tournament.board]
+    board = BOARDS[tournament.options["board"]]
     for table in made.tables.select_related("game").prefetch_related("seats__entry__user__profile"):
         seats = list(table.seats.all())
         for seat in seats:

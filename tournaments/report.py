@@ -103,7 +103,7 @@ def settings_of(event: Tournament, schedule: Schedule | None) -> dict[str, Any]:
     table = history.points_table(event)
     sizes = history.table_sizes(event)
     return {
-        "board": event.board,
+        "board": event.options["board"],
         "setup": "strict (R7)",
         "time_control": event.time_control,
         "decision_seconds": _seconds(event.decision_time),
@@ -233,7 +233,7 @@ def _rounds(event: Tournament, names: Names) -> list[dict[str, Any]]:
 
 
 def _home_names(event: Tournament) -> dict[str, str]:
-    board = BOARDS[event.board]
+    board = BOARDS[event.options["board"]]
     return dict(zip(board.continents, board.continent_names, strict=True))
 
 

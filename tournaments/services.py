@@ -17,7 +17,13 @@ from games.errors import GameError
 from games.models import Game, Move
 from tournaments import notify
 from tournaments.errors import TournamentError
-from tournaments.eventsettings import SETTINGS, apply_changes, check_settings
+from tournaments.eventsettings import (
+    SETTINGS,
+    apply_changes,
+    check_settings,
+    model_fields,
+    set_settings,
+)
 from tournaments.models import Entry, League, Membership, Table, Tournament
 from tournaments.selectors import current_round, organises, registration_refusal
 
@@ -150,7 +156,8 @@ def new_tournament(league: League, by: AbstractBaseUser, name: str, **fields: An
     unknown = set(fields) - set(SETTINGS)
     if unknown:
         raise TournamentError(f"unknown settings: {', '.join(sorted(unknown))}")
-    tournament = Tournament(league=league, name=name, slug=slug, seed=_new_seed(), **fields)
+    tournament = Tournament(league=league, name=name, slug=slug, seed=_new_seed())
+    set_settings(tournament, fields)
     check_settings(tournament)
     return tournament
 
@@ -164,7 +171,7 @@ def update_tournament(tournament: Tournament, by: AbstractBaseUser, **changes: A
         locked = lock_event(tournament)
         apply_changes(locked, changes)
         if changes:
-            locked.save(update_fields=list(changes))
+            locked.save(update_fields=model_fields(changes))
         return locked
 
 

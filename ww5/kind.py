@@ -58,8 +58,13 @@ class WorldWar5(GameKind):
         # the colour of the seat's home continent (contract)
         if not seat.home:
             return ""
-        board = engine.BOARDS[game.board]
+        board = engine.BOARDS[game.options["board"]]
         return str(board.continent_colors[board.continent_index[seat.home]])
+
+    def event_options(self, options: Mapping[str, Any]) -> dict[str, Any]:
+        # An event's or a ladder's games use the strict setup (R7), never R19's house
+        # variant; only their board is chosen.
+        return self.check_options({**options, "setup": STRICT, "retreat_into_origin": False})
 
     def load(self, position: Position) -> State:
         return engine.load_position(position)

@@ -38,7 +38,7 @@ def check_home(game: Game, home: str | None) -> str:
     no home (empty) when none is given; otherwise GameError."""
     if not home:
         return ""
-    board = engine.BOARDS[game.board]
+    board = engine.BOARDS[game.options["board"]]
     if home not in board.continent_index:
         raise GameError(f"{home!r} is not a continent of this board")
     if game.seats.filter(home=home).exists():
@@ -231,7 +231,7 @@ def start_seated_game(game: Game, first_seat: int | None = None) -> None:
     event's seating decides it (recorded as such in the start record)."""
     seats = list(game.seats.order_by("number"))
     if game.home_assignment == Game.HomeAssignment.RANDOM:
-        homes = dice().sample(list(engine.BOARDS[game.board].continents), len(seats))
+        homes = dice().sample(list(engine.BOARDS[game.options["board"]].continents), len(seats))
         for seat, home in zip(seats, homes, strict=True):
             seat.home = home
         Seat.objects.bulk_update(seats, ["home"])
@@ -245,10 +245,10 @@ def start_seated_game(game: Game, first_seat: int | None = None) -> None:
     game.__dict__.pop("_seat_list", None)  # read again, with the homes and banks
     players = [(s.player_name, s.home) for s in seats]
     if first_seat is None:
-        state, record = engine.new_game(players, game.options(), dice())
+        state, record = engine.new_game(players, game.options, dice())
     else:
         in_turn_order = players[first_seat:] + players[:first_seat]
-        state = engine.start_position(in_turn_order, game.options())
+        state = engine.start_position(in_turn_order, game.options)
         record = [{"type": "first_player", "player": players[first_seat][0], "by": "seating"}]
     now = current_time()
     game.seats_wanted = len(seats)

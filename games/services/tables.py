@@ -41,7 +41,7 @@ def create_table(
     start roll decides who goes first (R4–R5), or the seat ``first_seat`` (an index in
     the order given) when the organiser's seating decides it; setup begins. Nothing is
     made if any part is refused."""
-    options.check()
+    options = options.check()
     if not MIN_SEATS <= len(seats) <= MAX_SEATS:
         raise GameError(f"a game has {MIN_SEATS} to {MAX_SEATS} players")
     for seat in seats:

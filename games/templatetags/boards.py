@@ -1,4 +1,4 @@
-"""Boards by their names, never by their slugs: ``{{ event.board|board_name }}``."""
+"""Boards by their names, never by their slugs: ``{{ event.options.board|board_name }}``."""
 
 from __future__ import annotations
 

@@ -110,12 +110,29 @@ def test_game_list_filters_by_status_and_searches_seat_usernames(
     by_player = admin_client.get(CHANGELIST, {"q": "bob"}).content.decode()
     filtered = admin_client.get(
         CHANGELIST,
-        {"board__exact": "original", "setup_mode__exact": "strict", "is_public__exact": 1},
+        {"board": "original", "setup": "strict", "is_public__exact": 1},
     )
 
     assert "Alice v Bob" in by_status and str(other) not in by_status
     assert "Alice v Bob" in by_player and str(other) not in by_player
     assert filtered.status_code == 200
+
+
+def test_game_list_shows_boards_by_name_and_filters_by_board_and_setup(
+    admin_client: Client, game: Game, carol: AbstractBaseUser
+) -> None:
+    other = services.create_game(
+        carol, name="Carol's table", home="asia", board="balanced", setup="casual"
+    )
+
+    listed = admin_client.get(CHANGELIST).content.decode()
+    balanced = admin_client.get(CHANGELIST, {"board": "balanced"}).content.decode()
+    strict = admin_client.get(CHANGELIST, {"setup": "strict"}).content.decode()
+
+    assert f'<td class="field-board">{engine.BOARDS["balanced"].name}</td>' in listed
+    assert f'<td class="field-board">{engine.BOARDS["original"].name}</td>' in listed
+    assert escape(str(other)) in balanced and "Alice v Bob" not in balanced
+    assert "Alice v Bob" in strict and escape(str(other)) not in strict
 
 
 def test_game_page_shows_seats_move_log_and_pretty_position_read_only(

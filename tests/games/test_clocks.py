@@ -166,7 +166,7 @@ def test_a_pause_is_not_charged_to_the_bank(
 def test_a_forfeit_of_another_player_leaves_the_waiting_players_clock_running(
     clock: Clock, dice: LoadedDice, alice: User, bob: User, carol: User, olga: User
 ) -> None:
-    game = seated_game(dice, [alice, bob, carol], setup_mode="casual", **BANK)
+    game = seated_game(dice, [alice, bob, carol], setup="casual", **BANK)
     game = play(game, *(CASUAL_SETUP[h] for h in HOMES[:3]))  # three decisions at T0
     assert game.to_move == seat_of(game, alice) and game.clock_started_at == T0
     bank = seat_of(game, alice).bank_left

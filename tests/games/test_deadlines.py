@@ -259,7 +259,7 @@ def test_a_player_who_reaches_the_missed_limit_forfeits_and_the_game_ends(
 def test_a_forfeit_for_missed_decisions_leaves_the_others_playing_on(
     dice: LoadedDice, alice: User, bob: User, carol: User
 ) -> None:
-    game = seated_game(dice, [alice, bob, carol], setup_mode="casual")
+    game = seated_game(dice, [alice, bob, carol], setup="casual")
     game = play(
         game, *(CASUAL_SETUP[home] for home in ("north-america", "europe", "south-america"))
     )

@@ -34,7 +34,7 @@ def test_a_player_starts_a_game_against_bots_in_one_step(
 
     game = Game.objects.get(creator=alice)
     assert response.status_code == 302 and response["Location"] == f"/games/{game.pk}/"
-    assert game.is_active and game.board == "balanced" and not game.is_public
+    assert game.is_active and game.options["board"] == "balanced" and not game.is_public
     assert sorted(game.seats.values_list("bot", flat=True)) == ["", "random", "random"]
     assert all(seat.home for seat in game.seats.all())
     assert game.to_move is not None and game.to_move.user == alice  # the bots have played

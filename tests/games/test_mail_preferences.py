@@ -53,7 +53,7 @@ def prefer(user: User, notify: str, time_zone: str = "UTC") -> None:
 def trio(dice: LoadedDice, alice: User, bob: User, carol: User) -> Game:
     """alice (North America), bob (Europe), carol (South America), casual setup done:
     alice to move."""
-    game = seated_game(dice, [alice, bob, carol], setup_mode="casual")
+    game = seated_game(dice, [alice, bob, carol], setup="casual")
     return play(game, *(CASUAL_SETUP[h] for h in HOMES[:3]))
 
 

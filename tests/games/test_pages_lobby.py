@@ -50,7 +50,7 @@ def form_data(**changes: Any) -> dict[str, Any]:
 def test_anyone_sees_the_open_public_games_with_their_seats_board_setup_and_creator(
     alice: AbstractBaseUser, bob: AbstractBaseUser
 ) -> None:
-    services.create_game(alice, name="Open table", seats=3, home="asia", setup_mode="casual")
+    services.create_game(alice, name="Open table", seats=3, home="asia", setup="casual")
     services.create_game(bob, name="Secret table", is_public=False, home="europe")
 
     content = Client().get(LOBBY).content.decode()
@@ -133,14 +133,14 @@ def test_a_new_game_is_created_with_the_chosen_options_and_opens_its_page(
     game = Game.objects.get()
     assert response.status_code == 302
     assert response["Location"] == reverse("games:detail", args=[game.pk])
-    assert (game.name, game.seats_wanted, game.board, game.setup_mode) == (
+    assert (game.name, game.seats_wanted, game.options["board"], game.options["setup"]) == (
         "Friday night",
         3,
         "pyramid-arcade",
         "casual",
     )
     assert game.decision_time == timedelta(hours=12)
-    assert game.is_public and not game.retreat_into_origin
+    assert game.is_public and not game.options["retreat_into_origin"]
     assert game.seats.get().home == "africa"
 
 
@@ -154,7 +154,7 @@ def test_a_private_game_with_the_house_variant_and_random_homes(
 
     game = Game.objects.get()
     assert not game.is_public
-    assert game.retreat_into_origin
+    assert game.options["retreat_into_origin"]
     assert game.home_assignment == "random"
     assert game.seats.get().home == ""
 

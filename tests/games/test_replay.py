@@ -48,11 +48,11 @@ def stored(game: Game) -> dict[str, Any]:
     ("players", "options", "seed"),
     [
         (2, {}, 1),
-        (2, {"setup_mode": "casual"}, 2),
-        (3, {"setup_mode": "casual", "board": "pyramid-arcade"}, 3),
+        (2, {"setup": "casual"}, 2),
+        (3, {"setup": "casual", "board": "pyramid-arcade"}, 3),
         (4, {"board": "balanced"}, 4),
         (2, {"retreat_into_origin": True}, 5),
-        (3, {"retreat_into_origin": True, "setup_mode": "casual"}, 6),
+        (3, {"retreat_into_origin": True, "setup": "casual"}, 6),
     ],
 )
 def test_replaying_the_log_of_a_played_game_rebuilds_its_position(
@@ -119,7 +119,7 @@ def test_a_retreat_into_the_origin_is_rebuilt(dice: LoadedDice, alice: User, bob
 def three(dice: LoadedDice, alice: User, bob: User, carol: User) -> Game:
     """alice (blue, first), bob (purple) and carol (red), after a casual setup."""
     game = seated_game(
-        dice, [alice, bob, carol], homes=("north-america", "europe", "africa"), setup_mode="casual"
+        dice, [alice, bob, carol], homes=("north-america", "europe", "africa"), setup="casual"
     )
     return play(game, CASUAL_SETUP["north-america"], CASUAL_SETUP["europe"], CASUAL_SETUP["africa"])
 

@@ -33,7 +33,7 @@ pytestmark = pytest.mark.django_db
 
 
 User = AbstractBaseUser
-CASUAL = {"setup_mode": "casual"}
+CASUAL = {"setup": "casual"}
 THREE_HOMES = ("north-america", "europe", "africa")  # blue, purple, red
 CASUAL_SETUP_THREE = (
     CASUAL_SETUP["north-america"],

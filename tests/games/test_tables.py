@@ -83,15 +83,21 @@ def test_wrong_options_are_refused_before_anything_is_made(alice: User, bob: Use
     with pytest.raises(services.GameError, match="at least a minute"):
         services.create_table(GameOptions(decision_time=timedelta(0)), seats)
     with pytest.raises(services.GameError, match="unknown board"):
-        services.create_table(GameOptions(board="flat-earth"), seats)
+        services.create_table(GameOptions(rules={"board": "flat-earth"}), seats)
+    with pytest.raises(services.GameError, match="no game kind is registered as 'chess'"):
+        services.create_table(GameOptions(kind="chess"), seats)
     assert not Game.objects.exists()
 
 
 def test_options_are_one_value_for_the_lobby_and_the_game(alice: User) -> None:
-    options = GameOptions(board="balanced", time_control="bank", bank_time=timedelta(hours=9))
+    options = GameOptions(
+        rules={"board": "balanced"}, time_control="bank", bank_time=timedelta(hours=9)
+    )
 
     game = services.create_game(alice, options, home="asia", increment=timedelta(hours=2))
 
     assert GameOptions.of(game) == options.with_changes(increment=timedelta(hours=2))
+    assert game.kind == "ww5"
+    assert game.options == {"board": "balanced", "setup": "strict", "retreat_into_origin": False}
     with pytest.raises(services.GameError, match="unknown game options: colour"):
         services.create_game(alice, options, colour="red")

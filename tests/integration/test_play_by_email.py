@@ -41,9 +41,7 @@ RECORDED = "Your decision was recorded"
 
 def start_duel(alice: User, bob: User) -> Game:
     """alice (North America) against bob (Europe), strict setup: it starts when full."""
-    game = services.create_game(
-        alice, seats=2, home="north-america", setup_mode=Game.SetupMode.STRICT
-    )
+    game = services.create_game(alice, seats=2, home="north-america", setup="strict")
     services.join_game(game.pk, bob, home="europe")
     game.refresh_from_db()
     assert game.status == Game.Status.SETUP, game.status
@@ -218,7 +216,7 @@ def test_a_deadline_passes_and_the_policy_applies(
         None,
     )
     assert move.action in engine.legal_actions(state_before)
-    phrase = describe.action_phrase(engine.BOARDS[game.board], move.action)
+    phrase = describe.action_phrase(engine.BOARDS[game.options["board"]], move.action)
     sink.wait_for(
         lambda mail: (
             is_missed_mail(mail, first.user.email)

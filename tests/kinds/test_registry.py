@@ -68,6 +68,19 @@ def test_world_war_5_options_are_checked() -> None:
         kind.check_options({"colour": "red"})
 
 
+def test_world_war_5_events_and_ladders_play_the_strict_setup_without_the_house_variant() -> None:
+    kind = kind_named("ww5")
+    chosen = {"board": "balanced", "setup": "casual", "retreat_into_origin": True}
+    assert kind.event_options(chosen) == {
+        "board": "balanced",
+        "setup": "strict",
+        "retreat_into_origin": False,
+    }
+    assert kind.event_options({}) == kind.check_options({})
+    with pytest.raises(ValueError, match="unknown board 'moon'"):
+        kind.event_options({"board": "moon"})
+
+
 def test_world_war_5_plays_through_the_kind() -> None:
     kind = kind_named("ww5")
     rng = random.Random(5)

@@ -118,3 +118,22 @@ def test_a_time_control_not_on_the_list_is_refused(
     assert response.status_code == 200
     assert "Select a valid choice" in response.content.decode()
     assert not Ladder.objects.exists()
+
+
+def test_a_ladders_board_shows_chosen_in_its_form_and_saves_into_its_options(
+    client: Client, league: League, anna: Any
+) -> None:
+    client.force_login(anna)
+    client.post("/admin/ratings/ladder/add/", {**FORM, "board": "balanced", "league": league.pk})
+    ladder = Ladder.objects.get()
+    strict = {"setup": "strict", "retreat_into_origin": False}
+    assert ladder.options == {"board": "balanced", **strict}
+    url = f"/admin/ratings/ladder/{ladder.pk}/change/"
+    assert client.get(url).context["adminform"].form["board"].value() == "balanced"
+    assert BOARDS["balanced"].name in client.get("/admin/ratings/ladder/").content.decode()
+
+    response = client.post(url, {**FORM, "board": "pyramid-arcade", "league": league.pk})
+
+    assert response.status_code == 302
+    ladder.refresh_from_db()
+    assert ladder.options == {"board": "pyramid-arcade", **strict}

@@ -79,7 +79,7 @@ def test_a_run_seats_the_waiting_players_at_games_with_the_strict_setup_and_assi
     assert len(made) == 2
     for ladder_game in made:
         game = ladder_game.game
-        assert game.setup_mode == "strict" and game.home_assignment == "assigned"
+        assert game.options["setup"] == "strict" and game.home_assignment == "assigned"
         assert game.status == Game.Status.SETUP
         assert game.seats.count() == 4
         assert len(set(game.seats.values_list("home", flat=True))) == 4

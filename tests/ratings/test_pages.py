@@ -126,7 +126,7 @@ def test_the_ladder_page_says_its_time_control_in_words_and_its_board_by_name(
     assert "1 day, 12 hours per decision" in fixed_page
     assert "a time bank of 14 days plus 1 day per decision" in bank_page
     assert "0:00:00" not in fixed_page + bank_page
-    assert BOARDS[fixed.board].name in fixed_page and "board original" not in fixed_page
+    assert BOARDS[fixed.options["board"]].name in fixed_page and "board original" not in fixed_page
     listed = client.get("/ladders/").content.decode()
     assert f"{BOARDS['original'].name}</li>" in listed and "board original" not in listed
 

@@ -606,3 +606,24 @@ def test_the_event_form_offers_boards_and_time_controls_by_name(
 
     assert dict(fields["board"].choices)["original"] == BOARDS["original"].name
     assert dict(fields["time_control"].choices)["bank"] == Game.TimeControl.BANK.label
+
+
+def test_an_events_board_shows_chosen_in_its_form_and_saves_into_its_options(
+    league_a: League, anna: Any
+) -> None:
+    event = bot_event(league_a, anna, 4, board="balanced", swiss_rounds=1)
+    client = signed_in(anna)
+    url = reverse("admin:tournaments_tournament_change", args=[event.pk])
+
+    assert client.get(url).context["adminform"].form["board"].value() == "balanced"
+    client.post(url, settings_form(league_a, name="Format test", board="pyramid-arcade"))
+    event.refresh_from_db()
+    assert event.options == {
+        "board": "pyramid-arcade",
+        "setup": "strict",
+        "retreat_into_origin": False,
+    }
+
+    services.start_event(event, anna)
+    html = client.get(url).content.decode()
+    assert readonly_value(html, "board") == BOARDS["pyramid-arcade"].name

@@ -190,3 +190,27 @@ def test_only_the_leagues_organisers_edit_its_events(
 
     event.refresh_from_db()
     assert event.name == "Mine"
+
+
+def test_an_events_board_is_kept_in_its_games_options_and_locked_once_it_starts(
+    league_a: League, anna: Any
+) -> None:
+    strict = {"setup": "strict", "retreat_into_origin": False}
+    event = services.create_tournament(league_a, anna, "Balanced Cup", board="balanced")
+    assert event.options == {"board": "balanced", **strict}
+
+    services.update_tournament(event, anna, board="pyramid-arcade")
+    event.refresh_from_db()
+    assert event.options == {"board": "pyramid-arcade", **strict}
+    with pytest.raises(TournamentError, match="unknown board 'moon'"):
+        services.update_tournament(event, anna, board="moon")
+
+    started = bot_event(league_a, anna, 4, name="Started", board="balanced", swiss_rounds=1)
+    services.start_event(started, anna)
+    with pytest.raises(TournamentError, match="board cannot change once the event has started"):
+        services.update_tournament(started, anna, board="original")
+    services.update_tournament(started, anna, board="balanced")  # unchanged: allowed
+    started.refresh_from_db()
+    assert started.options == {"board": "balanced", **strict}
+    game = started.rounds.get().tables.first().game
+    assert game.options == {"board": "balanced", **strict}

@@ -50,7 +50,7 @@ def test_round_one_seats_every_player_at_tables_of_four_and_three(
     for table in tables:
         game = table.game
         assert game is not None and game.status == Game.Status.SETUP
-        assert game.setup_mode == "strict" and not game.retreat_into_origin
+        assert game.options["setup"] == "strict" and not game.options["retreat_into_origin"]
         homes = list(table.seats.values_list("home", flat=True))
         assert len(set(homes)) == len(homes)
         first = next(e for e in game.start_record if e["type"] == "first_player")

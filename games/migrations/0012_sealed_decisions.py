@@ -13,7 +13,7 @@ def decisions_began_at_their_move(apps, schema_editor):
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('games', '0010_kind'),
+        ('games', '0011_options_value'),
     ]
 
     operations = [
