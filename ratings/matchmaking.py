@@ -150,6 +150,7 @@ def _start_table(
             name=game_name([players[s.player].name for s in seated.seats], ladder, season),
             is_public=ladder.is_public,
             first_seat=0,
+            kind=ladder.kind,  # a ladder's games are of its game: its seasons rate them
         )
         deadline = now + ladder.game_time if ladder.game_time else None
         ladder_game = LadderGame.objects.create(

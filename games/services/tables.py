@@ -11,6 +11,7 @@ from django.db import transaction
 
 from games.engine.bots import BOTS
 from games.errors import GameError
+from games.kinds import DEFAULT_KIND
 from games.models import Game, Seat
 from games.options import GameOptions
 from games.services.core import MAX_SEATS, MIN_SEATS
@@ -36,11 +37,13 @@ def create_table(
     creator: AbstractBaseUser | None = None,
     is_public: bool = True,
     first_seat: int | None = None,
+    kind: str = DEFAULT_KIND,
 ) -> Game:
     """Make the game and start it: the seats in the order given, each with its home; the
     start roll decides who goes first (R4–R5), or the seat ``first_seat`` (an index in
-    the order given) when the organiser's seating decides it; setup begins. Nothing is
-    made if any part is refused."""
+    the order given) when the organiser's seating decides it; setup begins. ``kind``: the
+    game played (a ladder's tables are of the ladder's). Nothing is made if any part is
+    refused."""
     options.check()
     if not MIN_SEATS <= len(seats) <= MAX_SEATS:
         raise GameError(f"a game has {MIN_SEATS} to {MAX_SEATS} players")
@@ -56,6 +59,7 @@ def create_table(
         raise GameError("a player can have only one seat at a table")
     with transaction.atomic():
         game = Game.objects.create(
+            kind=kind,
             name=name.strip(),
             creator=creator,
             seats_wanted=len(seats),
