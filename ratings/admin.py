@@ -144,7 +144,7 @@ class LadderPlayerAdmin(LeagueScopedAdmin):
 class JournalEntryAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
     """The rating journal, read only, for site staff."""
 
-    list_display = ("game", "season", "user", "player", "rank", "mu_after", "sigma_after")
+    list_display = ("game", "kind", "season", "user", "player", "rank", "mu_after", "sigma_after")
     readonly_fields = [f.name for f in JournalEntry._meta.concrete_fields]
 
     def has_module_permission(self, request: HttpRequest) -> bool:

@@ -185,6 +185,7 @@ def _carry(ladder: Ladder, last: Season, season: Season) -> None:
         start = journal.carried_start(state, ladder.carry_sigma)
         carried.append(
             Rating(
+                kind=ladder.kind,
                 season=season,
                 player_id=row.player_id,
                 mu=0.0,

@@ -1,9 +1,11 @@
 """Ladders, their seasons and players; ratings and their journal.
 
-A rating lives in a pool: the global pool of every rated game between people (any
-game: casual, tournament or ladder), or one ladder season. In the global pool a
-player is their user; in a season, their ladder entry (``LadderPlayer``), which may be
-a bot on a ladder that rates its bots. All writes go through the services:
+A rating lives in a pool: a game kind's global pool of every rated game of that kind
+between people (any game: casual, tournament or ladder), or one ladder season (of its
+ladder's kind). In a global pool a player is their user; in a season, their ladder
+entry (``LadderPlayer``), which may be a bot on a ladder that rates its bots. Every
+rating and journal row names its pool's kind, so that one game's results never move
+another's ratings. All writes go through the services:
 ``ratings.pools`` (ratings), ``ratings.ladder`` and ``ratings.matchmaking``.
 """
 
@@ -223,9 +225,16 @@ class LadderSeat(models.Model):
 
 
 class Rating(models.Model):
-    """A player's current rating in a pool (``season`` null: the global pool, keyed by
-    ``user``; else keyed by ``player``). The journal is the record; this is the sum."""
+    """A player's current rating in a pool (``season`` null: the global pool of ``kind``,
+    keyed by ``user``; else the season, of its ladder's kind, keyed by ``player``). The
+    journal is the record; this is the sum."""
 
+    kind = models.CharField(
+        max_length=20,
+        choices=kind_choices,
+        default=DEFAULT_KIND,
+        help_text="The game rated (a season's is its ladder's)",
+    )
     season = models.ForeignKey(
         Season, null=True, blank=True, on_delete=models.CASCADE, related_name="ratings"
     )
@@ -254,7 +263,9 @@ class Rating(models.Model):
     class Meta:
         constraints = [
             models.UniqueConstraint(
-                fields=["user"], condition=Q(season__isnull=True), name="one_global_rating"
+                fields=["kind", "user"],
+                condition=Q(season__isnull=True),
+                name="one_global_rating_per_kind",
             ),
             models.UniqueConstraint(
                 fields=["season", "player"],
@@ -264,13 +275,20 @@ class Rating(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.player or self.user} in {self.season or 'the global pool'}"
+        return f"{self.player or self.user} in {self.season or f'the {self.kind} pool'}"
 
 
 class JournalEntry(models.Model):
     """One rated game of one player in one pool: the rating before (idle growth applied)
-    and after, the rank and seat, and the model's settings."""
+    and after, the rank and seat, and the model's settings. ``kind``: the pool's game
+    (the game's own), by which a global pool's journal is read and replayed."""
 
+    kind = models.CharField(
+        max_length=20,
+        choices=kind_choices,
+        default=DEFAULT_KIND,
+        help_text="The game rated (the pool's kind)",
+    )
     season = models.ForeignKey(
         Season, null=True, blank=True, on_delete=models.CASCADE, related_name="journal"
     )

@@ -108,24 +108,27 @@ CHART_STYLE = Style(
 )
 
 
-def rating_chart(user: AbstractBaseUser, sight: Sight) -> str | None:
-    """The shown rating after each rated game the viewer may see, one line per pool the
-    viewer may see, as an inline SVG drawn by pygal on the server (no script: it reads
-    without JavaScript, and scales to a phone's width). None before the first rated
-    game."""
+def rating_charts(user: AbstractBaseUser, sight: Sight) -> dict[str, str]:
+    """By kind, the shown rating after each rated game of the kind the viewer may see,
+    one line per pool the viewer may see (the kind's global pool, its ladders' seasons),
+    as an inline SVG drawn by pygal on the server (no script: it reads without
+    JavaScript, and scales to a phone's width). A kind without a rated game has none."""
     rows = journal_of(user, order=("played_at", "pk"), sight=sight)
-    if not rows:
-        return None
-    series: dict[str, list[tuple[Any, int]]] = {}
+    by_kind: dict[str, dict[str, list[tuple[Any, int]]]] = {}
     for row in rows:
         name = (
             "All rated games"
             if row.season is None
             else f"{row.season.ladder.name}, season {row.season.number}"
         )
+        series = by_kind.setdefault(row.kind, {})
         series.setdefault(name, []).append(
             (row.played_at, model.shown(row.mu_after, row.sigma_after))
         )
+    return {kind: _chart(series) for kind, series in by_kind.items()}
+
+
+def _chart(series: dict[str, list[tuple[Any, int]]]) -> str:
     chart = pygal.DateTimeLine(
         width=360,
         height=300,

@@ -2,10 +2,15 @@
 
 A game is rated when it has a result (not abandoned) and belongs to a pool:
 
-- the global pool: every game whose seats are all people (no built-in bot seat);
-- its ladder season: a ladder's game, keyed by ladder entry, when none of its entrants
-  is a bot, or the ladder rates its bot entrants (``Ladder.rates_bots``, for a house or
-  test ladder). A ladder game with a bot entrant never enters the global pool.
+- its kind's global pool (``game.kind``): every game of the kind whose seats are all
+  people (no built-in bot seat); each kind has its own, so that a result of one game
+  never moves a rating of another;
+- its ladder season (of the ladder's kind, the kind of its games): a ladder's game,
+  keyed by ladder entry, when none of its entrants is a bot, or the ladder rates its bot
+  entrants (``Ladder.rates_bots``, for a house or test ladder). A ladder game with a bot
+  entrant never enters the global pool.
+
+A pool is named by its season, or, for a global pool (season None), by its kind.
 
 Everything here runs inside the caller's transaction (the game's finishing one, or an
 organiser's correction).
@@ -14,10 +19,12 @@ organiser's correction).
 from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
+from dataclasses import dataclass
 from datetime import datetime
 
 from django.db.models import Q
 
+from games.kinds import DEFAULT_KIND
 from games.models import Game
 from ratings.core import journal, model
 from ratings.models import JournalEntry, LadderGame, Rating, Season
@@ -37,8 +44,29 @@ def _key_field(season: Season | None) -> str:
     return "user_id" if season is None else "player_id"
 
 
-def _pool(season: Season | None) -> Q:
-    return Q(season__isnull=True) if season is None else Q(season=season)
+@dataclass(frozen=True)
+class Pool:
+    """A pool of ratings: a kind's global pool (``season`` None), or a ladder season
+    (whose kind is its ladder's)."""
+
+    kind: str
+    season: Season | None = None
+
+    @classmethod
+    def of(cls, season: Season | None, kind: str = DEFAULT_KIND) -> Pool:
+        """The season's pool, or (``season`` None) the global pool of ``kind``."""
+        return cls(kind) if season is None else cls(season.ladder.kind, season)
+
+    @property
+    def key_field(self) -> str:
+        return _key_field(self.season)
+
+    @property
+    def rows(self) -> Q:
+        """The pool's ratings and journal rows."""
+        if self.season is None:
+            return Q(season__isnull=True, kind=self.kind)
+        return Q(season=self.season)
 
 
 def rate_game(game: Game, ranks: dict[int, int | None], when: datetime) -> int:
@@ -50,30 +78,33 @@ def rate_game(game: Game, ranks: dict[int, int | None], when: datetime) -> int:
     written = 0
     if len(seats) >= 2 and all(s.user_id is not None and not s.bot for s in seats):
         players = [(s.user_id, int(ranks[s.pk] or 0), s.number) for s in seats]
-        written += _rate(None, game, players, when)
+        written += _rate(Pool(game.kind), game, players, when)
     ladder_game = LadderGame.objects.filter(game=game).select_related("season__ladder").first()
     if ladder_game is not None:
         by_seat = dict(ladder_game.seats.values_list("seat_id", "player_id"))
         has_bot = any(s.bot for s in seats)
         if len(by_seat) == len(seats) and (not has_bot or ladder_game.season.ladder.rates_bots):
             players = [(by_seat[s.pk], int(ranks[s.pk] or 0), s.number) for s in seats]
-            written += _rate(ladder_game.season, game, players, when)
+            written += _rate(Pool.of(ladder_game.season), game, players, when)
     return written
 
 
-def _lock_ratings(season: Season | None, keys: Sequence[int]) -> dict[int, Rating]:
+def _lock_ratings(pool: Pool, keys: Sequence[int]) -> dict[int, Rating]:
     """The players' rating rows in the pool, made when missing, locked in key order.
 
     The lock serialises two games of one player finishing at once: each is rated from
     the rating the other left, and the journal's order is the order they were rated."""
-    field = _key_field(season)
+    field = pool.key_field
     Rating.objects.bulk_create(
-        [Rating(season=season, mu=0.0, sigma=0.0, **{field: key}) for key in keys],
+        [
+            Rating(kind=pool.kind, season=pool.season, mu=0.0, sigma=0.0, **{field: key})
+            for key in keys
+        ],
         ignore_conflicts=True,  # a row another game made meanwhile
     )
     rows = (
         Rating.objects.select_for_update()
-        .filter(_pool(season), **{f"{field}__in": keys})
+        .filter(pool.rows, **{f"{field}__in": keys})
         .order_by(field)
     )
     return {getattr(row, field): row for row in rows}
@@ -99,22 +130,21 @@ def state_of(row: Rating) -> journal.PlayerState | None:
     return _state(row) or _start(row)
 
 
-def _rate(
-    season: Season | None, game: Game, players: list[tuple[int, int, int]], when: datetime
-) -> int:
-    if JournalEntry.objects.filter(_pool(season), game=game).exists():
+def _rate(pool: Pool, game: Game, players: list[tuple[int, int, int]], when: datetime) -> int:
+    if JournalEntry.objects.filter(pool.rows, game=game).exists():
         return 0  # rated already: a finish is told once, but never rate twice
-    rows = _lock_ratings(season, sorted(key for key, _, _ in players))
+    rows = _lock_ratings(pool, sorted(key for key, _, _ in players))
     states = {key: s for key, row in rows.items() if (s := _state(row)) is not None}
     starts = {key: s for key, row in rows.items() if (s := _start(row)) is not None}
     result = journal.GameResult(game.pk, when, tuple(players))
     made, after = journal.rate_game(states, result, model.DEFAULT, starts)
     record = settings_record()
-    field = _key_field(season)
+    field = pool.key_field
     JournalEntry.objects.bulk_create(
         [
             JournalEntry(
-                season=season,
+                kind=pool.kind,
+                season=pool.season,
                 game=game,
                 seat=row.seat,
                 rank=row.rank,
@@ -143,8 +173,10 @@ def _store(row: Rating, state: journal.PlayerState) -> None:
 # --- the journal as results, and replays ----------------------------------------------
 
 
-def journal_rows(season: Season | None) -> list[JournalEntry]:
-    return list(JournalEntry.objects.filter(_pool(season)).order_by("pk"))
+def journal_rows(season: Season | None, kind: str = DEFAULT_KIND) -> list[JournalEntry]:
+    """The pool's journal (the season's, or the global pool's of ``kind``) in the order
+    it was written."""
+    return list(JournalEntry.objects.filter(Pool.of(season, kind).rows).order_by("pk"))
 
 
 def results_of(entries: Sequence[JournalEntry], season: Season | None) -> list[journal.GameResult]:
@@ -174,24 +206,31 @@ def starts_of(season: Season | None) -> dict[Hashable, journal.PlayerState]:
     }
 
 
-def recompute(season: Season | None) -> dict[Hashable, journal.PlayerState]:
-    """Every rating of the pool recomputed from its journal's games and ranks, from the
-    start: what the incremental updates must equal."""
-    entries = journal_rows(season)
+def recompute(
+    season: Season | None, kind: str = DEFAULT_KIND
+) -> dict[Hashable, journal.PlayerState]:
+    """Every rating of the pool (the season's, or the global pool's of ``kind``)
+    recomputed from its journal's games and ranks, from the start: what the incremental
+    updates must equal."""
+    entries = journal_rows(season, kind)
     _, states = journal.replay(results_of(entries, season), model.DEFAULT, starts_of(season))
     return states
 
 
-def replay_after(season: Season | None, game_id: int, ranks: dict[int, int]) -> int:
+def replay_after(
+    season: Season | None, game_id: int, ranks: dict[int, int], kind: str = DEFAULT_KIND
+) -> int:
     """A game's result was corrected (``ranks`` by key): rate it again with the new
-    ranks, and every game of the pool rated after it. Returns how many rows changed.
+    ranks, and every game of the pool (the season's, or the global pool's of ``kind``)
+    rated after it. Returns how many rows changed.
 
     Every rating row of the pool is locked first (in the order the rating of a game
     locks its players'), so no game is rated between the journal read here and the
     ratings written back: one would be left out of the replay and its update lost."""
-    field = _key_field(season)
-    list(Rating.objects.select_for_update().filter(_pool(season)).order_by(field).values("pk"))
-    entries = journal_rows(season)
+    pool = Pool.of(season, kind)
+    field = pool.key_field
+    list(Rating.objects.select_for_update().filter(pool.rows).order_by(field).values("pk"))
+    entries = journal_rows(season, kind)
     # Whole games, in the order their first rows were written: two games of different
     # players rated at the same moment may interleave their rows.
     order = list(dict.fromkeys(e.game_id for e in entries))
@@ -227,7 +266,7 @@ def replay_after(season: Season | None, game_id: int, ranks: dict[int, int]) -> 
             )
             changed += 1
     keys = sorted({int(k) for k in states})  # type: ignore[call-overload]
-    rows = _lock_ratings(season, keys)
+    rows = _lock_ratings(pool, keys)
     for key in keys:
         _store(rows[key], states[key])
     return changed
@@ -249,17 +288,17 @@ def _states_from(
 
 def correct(game: Game, ranks_by_seat: dict[int, int]) -> int:
     """An organiser corrected the game's result (ranks by game seat id): every pool it
-    was rated in is replayed from it on."""
+    was rated in (its kind's global pool, its ladder season) is replayed from it on."""
     changed = 0
     numbers = dict(game.seats.values_list("pk", "number"))
     by_number = {numbers[seat]: rank for seat, rank in ranks_by_seat.items()}
-    seasons = JournalEntry.objects.filter(game=game).values_list("season_id", flat=True).distinct()
-    for season_id in list(seasons):
+    pools = JournalEntry.objects.filter(game=game).values_list("season_id", "kind").distinct()
+    for season_id, kind in list(pools):
         season = None if season_id is None else Season.objects.get(pk=season_id)
-        field = _key_field(season)
+        pool = Pool.of(season, kind)
         ranks = {
-            getattr(e, field): by_number[e.seat]
-            for e in JournalEntry.objects.filter(_pool(season), game=game)
+            getattr(e, pool.key_field): by_number[e.seat]
+            for e in JournalEntry.objects.filter(pool.rows, game=game)
         }
-        changed += replay_after(season, game.pk, ranks)
+        changed += replay_after(season, game.pk, ranks, kind)
     return changed

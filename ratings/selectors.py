@@ -1,5 +1,9 @@
 """Reads of the ratings app: leaderboards, a player's ratings and journal, ladders a
-user may see."""
+user may see.
+
+Ratings are per game kind: each kind has its own global pool and leaderboard, and a
+ladder's seasons are of its kind. Where one kind is read (a leaderboard, the JSON), the
+kind is asked for, World War 5's (``DEFAULT_KIND``) unless another is named."""
 
 from __future__ import annotations
 
@@ -12,7 +16,9 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import F, Q, QuerySet
 from django.utils import timezone
 
+from accounts.services import display_name
 from games import describe
+from games.kinds import DEFAULT_KIND, UnknownKind, kind_named
 from games.models import Game
 from games.selectors import can_see
 from ratings.core import model
@@ -20,6 +26,14 @@ from ratings.models import JournalEntry, Ladder, LadderPlayer, Rating, Season
 from ratings.pools import state_of
 from tournaments.models import Membership
 from tournaments.selectors import organised_leagues, organises, visible_leagues
+
+
+def kind_name(key: str) -> str:
+    """The name of the game of a kind (its key, should the kind not be registered)."""
+    try:
+        return kind_named(key).name
+    except UnknownKind:
+        return key
 
 
 def visible_ladders(user: AbstractBaseUser | None) -> QuerySet[Ladder]:
@@ -108,6 +122,7 @@ def leaderboard(season: Season, now: datetime | None = None) -> list[dict[str, A
 def leaderboard_json(ladder: Ladder, season: Season, now: datetime | None = None) -> dict[str, Any]:
     lines = leaderboard(season, now)
     return {
+        "kind": ladder.kind,
         "ladder": {"id": ladder.pk, "name": ladder.name, "league": ladder.league.slug},
         "season": {
             "number": season.number,
@@ -121,8 +136,36 @@ def leaderboard_json(ladder: Ladder, season: Season, now: datetime | None = None
     }
 
 
+def global_leaderboard(
+    kind: str = DEFAULT_KIND, now: datetime | None = None
+) -> list[dict[str, Any]]:
+    """The players of the kind's global pool (every rated game of the kind, open
+    accounts), by the shown rating (mu - 3 sigma, idle growth to now applied), each
+    with its position: the ratings their pages show, provisional until
+    ``GLOBAL_MIN_GAMES`` rated games."""
+    now = now or timezone.now()
+    rows = Rating.objects.filter(
+        season__isnull=True, kind=kind, games__gt=0, user__is_active=True
+    ).select_related("user__profile")
+    lines = []
+    for row in rows:
+        user = row.user
+        assert user is not None
+        lines.append(
+            {
+                "name": display_name(user),
+                "username": user.get_username(),
+                **_line(rating_now(row, now), row.games, 0, GLOBAL_MIN_GAMES),
+            }
+        )
+    lines.sort(key=lambda x: (-(x["mu"] - 3 * x["sigma"]), x["name"], x["username"]))
+    for position, line in enumerate(lines, start=1):
+        line["position"] = position
+    return lines
+
+
 def shown_pools(viewer: AbstractBaseUser | None) -> Q:
-    """The pools whose rows a viewer may see on a player's page: the global pool, and
+    """The pools whose rows a viewer may see on a player's page: the global pools, and
     the seasons of the ladders the viewer may see (a private ladder's are not shown to
     strangers)."""
     return Q(season__isnull=True) | Q(season__ladder__in=visible_ladders(viewer).values("pk"))
@@ -157,11 +200,12 @@ def journal_of(
     viewer: AbstractBaseUser | None = None,
     order: tuple[str, ...] = ("pk",),
     sight: Sight | None = None,
+    kind: str | None = None,
 ) -> list[JournalEntry]:
-    """The player's journal rows in every pool the viewer may see (the global pool's,
-    and their ladder entries' in every season), of the games the viewer may see: a
-    private game's rows (when, seat, place, rating change) are for its players and
-    organisers only, in every pool."""
+    """The player's journal rows in every pool the viewer may see (the global pools',
+    and their ladder entries' in every season; of one kind's pools, if ``kind``), of the
+    games the viewer may see: a private game's rows (when, seat, place, rating change)
+    are for its players and organisers only, in every pool."""
     sight = sight or Sight(viewer)
     rows = (
         JournalEntry.objects.filter(Q(user=user) | Q(player__user=user))
@@ -169,21 +213,30 @@ def journal_of(
         .select_related("season__ladder", "game")
         .order_by(*order)
     )
+    if kind is not None:
+        rows = rows.filter(kind=kind)
     return sight.of(rows, lambda row: row.game)
 
 
-def global_rating(user: AbstractBaseUser, now: datetime | None = None) -> dict[str, Any] | None:
-    row = Rating.objects.filter(season__isnull=True, user=user).first()
+def global_rating(
+    user: AbstractBaseUser, now: datetime | None = None, kind: str = DEFAULT_KIND
+) -> dict[str, Any] | None:
+    """The player's rating in the kind's global pool (None before their first rated
+    game of the kind)."""
+    row = Rating.objects.filter(season__isnull=True, kind=kind, user=user).first()
     if row is None or row.games == 0:
         return None
     return _line(rating_now(row, now or timezone.now()), row.games, 0, GLOBAL_MIN_GAMES)
 
 
 def ladder_ratings(
-    user: AbstractBaseUser, now: datetime | None = None, viewer: AbstractBaseUser | None = None
+    user: AbstractBaseUser,
+    now: datetime | None = None,
+    viewer: AbstractBaseUser | None = None,
+    kind: str | None = None,
 ) -> list[dict[str, Any]]:
     """The player's ratings in the seasons of the ladders they play that the viewer may
-    see (latest first)."""
+    see (of one kind's ladders, if ``kind``), latest first."""
     now = now or timezone.now()
     rows = (
         Rating.objects.filter(player__user=user, games__gt=0)
@@ -191,6 +244,8 @@ def ladder_ratings(
         .select_related("season__ladder__league")
         .order_by("-season__started_at")
     )
+    if kind is not None:
+        rows = rows.filter(kind=kind)
     found = []
     for row in rows:
         season = row.season
@@ -205,14 +260,45 @@ def ladder_ratings(
     return found
 
 
-def ratings_json(
+def ratings_by_kind(
     user: AbstractBaseUser, now: datetime | None = None, viewer: AbstractBaseUser | None = None
+) -> list[dict[str, Any]]:
+    """The player's ratings in each game they played, by the game's name: ``kind``,
+    ``name``, ``global`` (the kind's global pool's, or None) and ``ladders`` (the
+    seasons of its ladders the viewer may see, as ``ladder_ratings``)."""
+    now = now or timezone.now()
+    globals_ = {
+        row.kind: row for row in Rating.objects.filter(season__isnull=True, user=user, games__gt=0)
+    }
+    ladders = ladder_ratings(user, now, viewer)
+    kinds = set(globals_) | {line["ladder"].kind for line in ladders}
+    found = []
+    for kind in kinds:
+        row = globals_.get(kind)
+        found.append(
+            {
+                "kind": kind,
+                "name": kind_name(kind),
+                "global": None
+                if row is None
+                else _line(rating_now(row, now), row.games, 0, GLOBAL_MIN_GAMES),
+                "ladders": [line for line in ladders if line["ladder"].kind == kind],
+            }
+        )
+    return sorted(found, key=lambda x: (x["name"], x["kind"]))
+
+
+def ratings_json(
+    user: AbstractBaseUser,
+    now: datetime | None = None,
+    viewer: AbstractBaseUser | None = None,
+    kind: str = DEFAULT_KIND,
 ) -> dict[str, Any]:
-    """A player's ratings and every journal row in the pools and of the games the viewer
-    may see."""
+    """A player's ratings in one game (``kind``) and every journal row of it in the pools
+    and of the games the viewer may see."""
     now = now or timezone.now()
     rows = []
-    for entry in journal_of(user, viewer):
+    for entry in journal_of(user, viewer, kind=kind):
         season = entry.season
         rows.append(
             {
@@ -235,14 +321,15 @@ def ratings_json(
         )
     return {
         "player": user.get_username(),
-        "global": global_rating(user, now),
+        "kind": kind,
+        "global": global_rating(user, now, kind),
         "ladders": [
             {
                 "ladder": line["ladder"].pk,
                 "season": line["season"].number,
                 **{k: v for k, v in line.items() if k not in ("ladder", "season")},
             }
-            for line in ladder_ratings(user, now, viewer)
+            for line in ladder_ratings(user, now, viewer, kind)
         ],
         "journal": rows,
     }

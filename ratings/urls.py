@@ -9,6 +9,7 @@ app_name = "ratings"
 urlpatterns: list[URLPattern | URLResolver] = [
     path("players/<str:name>/", views.player, name="player"),
     path("players/<str:name>/ratings.json", views.player_ratings_json, name="player_json"),
+    path("leaderboard/", views.leaderboard, name="leaderboard"),
     path("ladders/", views.index, name="index"),
     path("ladders/<int:ladder_id>/", views.ladder, name="ladder"),
     path(

@@ -1,4 +1,7 @@
-"""Pages and JSON of the ratings app: players' public pages, ladders and leaderboards."""
+"""Pages and JSON of the ratings app: players' public pages, ladders and leaderboards.
+
+A page or JSON of one game's ratings takes the game as ``?game=<kind>`` (World War 5's,
+``ww5``, unless named): an address made before there were kinds reads as it did."""
 
 from __future__ import annotations
 
@@ -13,6 +16,7 @@ from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
+from games.kinds import DEFAULT_KIND, UnknownKind, all_kinds, kind_named
 from games.models import Game
 from games.views import sign_in_first
 from ratings import ladder as ladders
@@ -45,10 +49,20 @@ def _json_not_found(view: Callable[..., JsonResponse]) -> Callable[..., JsonResp
     return wrapped
 
 
+def _kind(request: HttpRequest) -> str:
+    """The game asked for (``?game=<kind>``), else World War 5."""
+    key = request.GET.get("game", "") or DEFAULT_KIND
+    try:
+        return kind_named(key).key
+    except UnknownKind:
+        raise Http404("No such game.") from None
+
+
 @require_GET
 @_json_not_found
 def player_ratings_json(request: HttpRequest, name: str) -> JsonResponse:
-    return JsonResponse(selectors.ratings_json(_player(name), viewer=request.user))
+    user = _player(name)
+    return JsonResponse(selectors.ratings_json(user, viewer=request.user, kind=_kind(request)))
 
 
 def _ladder(request: HttpRequest, ladder_id: int) -> Ladder:
@@ -84,16 +98,19 @@ def leaderboard_json(request: HttpRequest, ladder_id: int) -> JsonResponse:
 
 @require_GET
 def player(request: HttpRequest, name: str) -> HttpResponse:
-    """A player's public page: ratings and their chart, games, results, reliability."""
+    """A player's public page: their ratings and their chart in each game they played,
+    games, results, reliability."""
     user = _player(name)
     profile = getattr(user, "profile", None)
     sight = selectors.Sight(request.user)  # shared: each game is asked about once
+    ratings = selectors.ratings_by_kind(user, viewer=request.user)
+    charts = pages.rating_charts(user, sight)
+    for game in ratings:
+        game["chart"] = charts.get(game["kind"])
     context = {
         "shown_user": user,
         "display_name": (profile.display_name if profile else "") or user.get_username(),
-        "global": selectors.global_rating(user),
-        "ladders": selectors.ladder_ratings(user, viewer=request.user),
-        "chart": pages.rating_chart(user, sight),
+        "ratings": ratings,
         "games": pages.games_of(user, sight),
         "results": pages.tournament_results(user, request.user),
         "reliability": pages.reliability(user),
@@ -103,10 +120,22 @@ def player(request: HttpRequest, name: str) -> HttpResponse:
 
 
 @require_GET
+def leaderboard(request: HttpRequest) -> HttpResponse:
+    """A game's leaderboard (``?game=<kind>``): every player rated in its global pool."""
+    kind = kind_named(_kind(request))
+    context = {
+        "kind": kind,
+        "others": [other for other in all_kinds() if other.key != kind.key],
+        "lines": selectors.global_leaderboard(kind.key),
+        "global_min_games": selectors.GLOBAL_MIN_GAMES,
+    }
+    return render(request, "ratings/leaderboard.html", context)
+
+
+@require_GET
 def index(request: HttpRequest) -> HttpResponse:
-    return render(
-        request, "ratings/index.html", {"ladders": selectors.visible_ladders(request.user)}
-    )
+    context = {"ladders": selectors.visible_ladders(request.user), "kinds": all_kinds()}
+    return render(request, "ratings/index.html", context)
 
 
 @require_GET

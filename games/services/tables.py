@@ -39,8 +39,9 @@ def create_table(
 ) -> Game:
     """Make the game and start it: the seats in the order given, each with its home; the
     start roll decides who goes first (R4–R5), or the seat ``first_seat`` (an index in
-    the order given) when the organiser's seating decides it; setup begins. Nothing is
-    made if any part is refused."""
+    the order given) when the organiser's seating decides it; setup begins. The game
+    played is the options' kind (a ladder's tables are of the ladder's). Nothing is made
+    if any part is refused."""
     options = options.check()
     if not MIN_SEATS <= len(seats) <= MAX_SEATS:
         raise GameError(f"a game has {MIN_SEATS} to {MAX_SEATS} players")

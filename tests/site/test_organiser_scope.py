@@ -27,7 +27,7 @@ from django.contrib.auth.models import AbstractBaseUser, Group
 from django.contrib.contenttypes.models import ContentType
 from django.db.models import Model
 from django.http import HttpResponse
-from django.test import override_settings
+from django.test import Client, override_settings
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
 from accounts.models import Absence, Profile
@@ -313,6 +313,26 @@ def player_pages(t: ScopeCase, name: str) -> None:
         assert [line["ladder"] for line in own.json()["ladders"]] == [t.w.a.ladder.pk]
     else:
         assert "Ladder A" in own.content.decode()
+
+
+@covers("ratings:leaderboard")
+def game_leaderboard(t: ScopeCase, name: str) -> None:
+    """A game's leaderboard lists every player rated in its global pool, as their public
+    pages show their ratings: an organiser sees it as anyone does, and nothing of
+    another league's events, ladders or games on it."""
+    finish(t.w.a.ladder_game)
+    finish(t.w.b.ladder_game)
+
+    def board(page: str) -> str:
+        return page.split('<table class="leaderboard">', 1)[1].split("</table>", 1)[0]
+
+    for address in (reverse(name), reverse(name) + "?game=ww5"):
+        page = t.anna.get(address).content.decode()
+        assert board(page) == board(Client().get(address).content.decode())
+        for word in ("League B", "Cup B", "Ladder B", "Stella", "stella", "secret"):
+            assert word not in page, word
+        assert t.w.a.players[0].get_username() in board(page)
+    t.refused(t.anna.get(reverse(name) + "?game=nothing"), "an unknown game")
 
 
 @covers("ratings:ladder", "ratings:leaderboard_json", "ratings:seats")
