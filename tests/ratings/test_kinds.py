@@ -45,7 +45,7 @@ def second() -> Iterator[str]:
 def played(users: Sequence[Any], order: Sequence[Sequence[int]], kind: str = "ww5") -> Game:
     """A game of the kind between these people in seat order, ended in this order."""
     seats = [games.TableSeat(CONTINENTS[n], user=u) for n, u in enumerate(users)]
-    game = games.create_table(GameOptions(), seats, first_seat=0, kind=kind)
+    game = games.create_table(GameOptions(kind=kind), seats, first_seat=0)
     end(game, order)
     game.refresh_from_db()
     return game
