@@ -74,6 +74,14 @@ class GameOptions:
         """The options as the Game model's fields."""
         return asdict(self)
 
+    def kind_options(self) -> dict[str, Any]:
+        """The rules options in the game kind's terms (``GameKind.check_options``)."""
+        return {
+            "board": self.board,
+            "setup": self.setup_mode,
+            "retreat_into_origin": self.retreat_into_origin,
+        }
+
     @classmethod
     def of(cls, game: Any) -> GameOptions:
         """The options a game (a ``games.models.Game``) was made with."""

@@ -11,6 +11,7 @@ from typing import Any
 from django.utils import timezone
 
 from games.errors import GameError
+from games.kinds import GameKind, kind_named
 from games.options import MAX_MISSED, MAX_TIME, MINUTE, STRICT, GameOptions
 from tournaments import history
 from tournaments.core import roundrobin
@@ -225,3 +226,14 @@ def game_options(tournament: Tournament) -> GameOptions:
         missed_limit=tournament.missed_limit,
         absence_pauses_clock=tournament.absence_pauses_clock,
     )
+
+
+def kind_of(tournament: Tournament) -> GameKind:
+    """The kind of game the event plays."""
+    return kind_named(tournament.kind)
+
+
+def kind_options(tournament: Tournament) -> dict[str, Any]:
+    """The options of every game of the event in its kind's terms, for the kind's
+    tournament hooks."""
+    return kind_of(tournament).check_options(game_options(tournament).kind_options())

@@ -12,12 +12,11 @@ from django.utils import timezone
 from django.utils.text import slugify
 
 from games import services as games
-from games.engine.bots import BOTS
 from games.errors import GameError
 from games.models import Game, Move
 from tournaments import notify
 from tournaments.errors import TournamentError
-from tournaments.eventsettings import SETTINGS, apply_changes, check_settings
+from tournaments.eventsettings import SETTINGS, apply_changes, check_settings, kind_of
 from tournaments.models import Entry, League, Membership, Table, Tournament
 from tournaments.selectors import current_round, organises, registration_refusal
 
@@ -332,7 +331,7 @@ def check_in(tournament: Tournament, user: AbstractBaseUser, now: datetime | Non
 def add_bot(tournament: Tournament, by: AbstractBaseUser, bot: str = "greedy") -> Entry:
     """A bot entry (for tests and casual events), added by an organiser."""
     check_organiser(tournament.league, by)
-    if bot not in BOTS:
+    if bot not in kind_of(tournament).bots:
         raise TournamentError(f"unknown bot {bot!r}")
     with transaction.atomic():
         locked = lock_event(tournament)
