@@ -200,6 +200,54 @@ class GameKind(ABC):
         player until the game reveals it (default: actions are public)."""
         return action
 
+    # --- tournament hooks --------------------------------------------------------
+    # What an event or a ladder asks of the game: the measures a turn-limit ranking may
+    # compare the players of a game still running at a deadline by, who is out of it
+    # already, and what a seat is given that an event balances over its rounds. The
+    # tournament core ranks and seats from these plain values and knows no game.
+
+    def adjudication_measures(self) -> Mapping[str, str]:
+        """The measures a turn-limit ranking may compare the players still in a running
+        game by (higher is better), by name, each with its words for the organiser and
+        the players (default: none)."""
+        return {}
+
+    def measure(
+        self, position: Position, measures: Sequence[str]
+    ) -> dict[str, tuple[int, ...] | None]:
+        """Every player of a running game, in the game's order, with their values on
+        ``measures`` (names of ``adjudication_measures``, in the order given), or None
+        for a player out of the game already; a ``ValueError`` for an unknown measure.
+
+        ``position`` is the whole stored position: the adjudication acts on the game and
+        shows a reader only the ranking it publishes. A kind whose games an event or a
+        ladder may cut short at a deadline implements it (the default refuses)."""
+        raise NotImplementedError(f"{self.name} cannot rank a game still running")
+
+    def eliminations(
+        self, history: Sequence[tuple[str, list[Event]]]
+    ) -> tuple[tuple[tuple[str, ...], bool], ...]:
+        """The players out of a game so far, from its moves' actions and events in order
+        (as ``finishing_order`` takes them): each group that went out at one moment, in
+        the order they went, and whether by forfeit (which ranks below going out in
+        play). Default: no one is ever out before the end."""
+        return ()
+
+    def seat_roles(self, options: Mapping[str, Any]) -> tuple[str, ...]:
+        """What a seat is given at the start that an event or a ladder balances over its
+        games, so that no player gets one again while their table can avoid it (World
+        War 5: the home continents), in a game with these options (as ``check_options``
+        takes them; missing ones are the defaults). No roles (the default): the seats of
+        a table differ only in their order. A table seats at most as many players as there
+        are roles. A seated role reaches the game as its seat's ``home``
+        (``games.services.TableSeat``), where the kind takes it up when the game starts
+        (World War 5: the player's home continent and colour)."""
+        return ()
+
+    def role_names(self, options: Mapping[str, Any]) -> dict[str, str]:
+        """Each of ``seat_roles`` in words for the players (default: the role itself)."""
+        return {role: role for role in self.seat_roles(options)}
+
 
 _kinds: dict[str, GameKind] = {}
 

@@ -86,6 +86,10 @@ class GameOptions:
         server = {name: getattr(self, name) for name in SERVER_OPTIONS}
         return {"kind": self.kind, "options": dict(self.rules), **server}
 
+    def kind_options(self) -> dict[str, Any]:
+        """The rules options in the game kind's terms (``GameKind.check_options``)."""
+        return dict(self.rules)
+
     @classmethod
     def of(cls, game: Any) -> GameOptions:
         """The options a game (a ``games.models.Game``) was made with."""

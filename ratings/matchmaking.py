@@ -15,6 +15,7 @@ from django.utils import timezone
 from django.utils.text import Truncator
 
 from games import services as games
+from games.kinds import kind_named
 from games.models import Game
 from games.services import TableSeat as GameSeat
 from ratings.core import matchmaking, model
@@ -143,9 +144,12 @@ def _start_table(
         players = {
             p.pk: p for p in LadderPlayer.objects.filter(pk__in=table).select_related("user")
         }
-        seated = seat_table(list(table), _seat_history(season, table), rng=rng)
+        options = game_options(ladder)
+        kind = kind_named(ladder.kind)
+        homes = kind.seat_roles(kind.check_options(options.kind_options()))
+        seated = seat_table(list(table), _seat_history(season, table), rng=rng, homes=homes)
         game = games.create_table(
-            game_options(ladder),
+            options,
             [_seat(s.home, players[s.player]) for s in seated.seats],
             name=game_name([players[s.player].name for s in seated.seats], ladder, season),
             is_public=ladder.is_public,

@@ -12,6 +12,7 @@ from typing import Any
 from django.utils import timezone
 
 from games.errors import GameError
+from games.kinds import GameKind, kind_named
 from games.options import MAX_MISSED, MAX_TIME, MINUTE, GameOptions, event_rules
 from tournaments import history
 from tournaments.core import roundrobin
@@ -263,3 +264,14 @@ def _games_own_options(tournament: Tournament, options: Mapping[str, Any]) -> di
         return event_rules(tournament.kind, options)
     except GameError as refusal:
         raise TournamentError(str(refusal)) from None
+
+
+def kind_of(tournament: Tournament) -> GameKind:
+    """The kind of game the event plays."""
+    return kind_named(tournament.kind)
+
+
+def kind_options(tournament: Tournament) -> dict[str, Any]:
+    """The options of every game of the event in its kind's terms, for the kind's
+    tournament hooks."""
+    return kind_of(tournament).check_options(game_options(tournament).kind_options())

@@ -65,10 +65,10 @@ def promoted(tournament: Tournament, entry: Entry) -> None:
 def round_started(tournament: Tournament, made: Any) -> None:
     """Each player's table for the round (opponents, seat, home, deadline, the game's
     link), or their bye."""
-    from games.engine import BOARDS
     from games.notify import game_url
+    from tournaments.eventsettings import kind_of, kind_options
 
-    board = BOARDS[tournament.options["board"]]
+    homes = kind_of(tournament).role_names(kind_options(tournament))
     for table in made.tables.select_related("game").prefetch_related("seats__entry__user__profile"):
         seats = list(table.seats.all())
         for seat in seats:
@@ -76,7 +76,7 @@ def round_started(tournament: Tournament, made: Any) -> None:
                 "round": made,
                 "table": table,
                 "seat": seat,
-                "home": board.continent_names[board.continent_index[seat.home]],
+                "home": homes.get(seat.home, seat.home),
                 "others": [s.entry.name for s in seats if s.pk != seat.pk],
                 "opponents": [s.entry for s in seats if s.pk != seat.pk],  # linked in HTML
                 "game_link": game_url(table.game) if table.game else "",

@@ -16,11 +16,11 @@ from typing import Any
 
 from django.urls import reverse
 
-from games.engine import BOARDS
 from tournaments import history
 from tournaments.core import cut, pairing
 from tournaments.core.roundrobin import Schedule
 from tournaments.core.standings import STEPS
+from tournaments.eventsettings import kind_of, kind_options
 from tournaments.models import Bye, Entry, Table, TableSeat, Tournament
 from tournaments.rounds import RANKINGS, schedule_of
 
@@ -33,9 +33,6 @@ TIE_BREAKS = {
     "0.33 at least for a withdrawn or dropped opponent)",
     "draw": "A draw from the event's seed (lowest first)",
 }
-
-# The words for the ranking keys of ``rounds.RANKINGS`` (the R28 house rule).
-RANKING_WORDS = {"territories": "territories held", "pips": "size of pieces"}
 
 
 def _seconds(value: timedelta) -> int:
@@ -125,10 +122,7 @@ def settings_of(event: Tournament, schedule: Schedule | None) -> dict[str, Any]:
         "house_rule": {
             "rule": "R28",
             "name": "turn limit: games still running at a round's deadline are adjudicated",
-            "ranking": [
-                RANKING_WORDS[key] for key in RANKINGS[Tournament.Adjudication(event.adjudication)]
-            ]
-            + ["elimination order"],
+            "ranking": _ranking_words(event) + ["elimination order"],
         },
         "points_table": {
             "name": event.get_points_display(),
@@ -233,8 +227,15 @@ def _rounds(event: Tournament, names: Names) -> list[dict[str, Any]]:
 
 
 def _home_names(event: Tournament) -> dict[str, str]:
-    board = BOARDS[event.options["board"]]
-    return dict(zip(board.continents, board.continent_names, strict=True))
+    """The homes a seat may get, in words (the kind's seat roles)."""
+    return kind_of(event).role_names(kind_options(event))
+
+
+def _ranking_words(event: Tournament) -> list[str]:
+    """The event's published ranking of unfinished games (R28): its kind's words for the
+    measures it compares, in order."""
+    words = kind_of(event).adjudication_measures()
+    return [words.get(key, key) for key in RANKINGS[Tournament.Adjudication(event.adjudication)]]
 
 
 def _table(

@@ -21,6 +21,7 @@ from django.utils import timezone
 
 from games import services as games
 from games.errors import GameError
+from games.kinds import kind_named
 from games.models import Game, Move
 from games.services import TableSeat as GameSeat
 from games.signals import Finish
@@ -30,12 +31,13 @@ from tournaments.core import cut, pairing, roundrobin
 from tournaments.core.results import order_from_ranks
 from tournaments.core.seating import SeatedTable, seat_round
 from tournaments.errors import TournamentError
-from tournaments.eventsettings import check_settings, game_options
+from tournaments.eventsettings import check_settings, game_options, kind_of, kind_options
 from tournaments.models import Bye, Entry, Round, Table, TableSeat, Tournament
 from tournaments.selectors import table_title
 from tournaments.services import lock_event
 
-# The published rankings of unfinished games (R28), by the event's setting.
+# The published rankings of unfinished games (R28), by the event's setting: measures of
+# the game's kind (``GameKind.adjudication_measures``), compared in order.
 RANKINGS = {
     Tournament.Adjudication.TERRITORIES: ["territories", "pips"],
     Tournament.Adjudication.PIECES: ["pips", "territories"],
@@ -112,6 +114,7 @@ def _pair(event: Tournament, number: int, now: datetime, attempt: int = 0) -> Ro
         tables,
         history.seat_history(event),
         seed=seed,
+        homes=kind_of(event).seat_roles(kind_options(event)),
         first_by_roll=event.first_player == Tournament.FirstPlayer.ROLL,
     )
     costs["seating"] = [
@@ -452,14 +455,23 @@ def adjudicate_round(made: Round) -> int:
 
 def adjudicate_game(game: Game, ranking: list[str]) -> bool:
     """End a game still running under a turn limit (R28): its players ranked by the
-    published ``ranking`` (of ``tournaments.core.adjudication``), then by elimination
-    order, through the games' one finish path. False if it had ended already."""
+    published ``ranking`` (measures of the game's kind), then by elimination order,
+    through the games' one finish path. False if it had ended already.
+
+    The game's kind measures its players on the stored position (the adjudication acts
+    on the game: nothing is shown to a reader but the ranking and its values), and says
+    who is out already from the moves; ``tournaments.core.adjudication`` ranks them."""
     if not game.is_active:
         return False
-    moves = game.moves.order_by("number").values_list("action", "events")
-    decided = judging.adjudicate(
-        game.position, ranking, judging.eliminations_from_moves(list(moves))
-    )
+    kind = kind_named(game.kind)
+    measures = kind.adjudication_measures()
+    moves = [
+        (action, list(events))
+        for action, events in game.moves.order_by("number").values_list("action", "events")
+    ]
+    out = [judging.Elimination(players, forfeit) for players, forfeit in kind.eliminations(moves)]
+    values = kind.measure(game.position, judging.ranking_steps(ranking, measures))
+    decided = judging.adjudicate(values, ranking, out, measures=measures)
     reason = "; ".join(
         f"{v.player}: " + ", ".join(str(x) for x in v.values) for v in decided.values
     )

@@ -12,7 +12,6 @@ from django.utils import timezone
 from django.utils.text import slugify
 
 from games import services as games
-from games.engine.bots import BOTS
 from games.errors import GameError
 from games.models import Game, Move
 from tournaments import notify
@@ -21,6 +20,7 @@ from tournaments.eventsettings import (
     SETTINGS,
     apply_changes,
     check_settings,
+    kind_of,
     model_fields,
     set_settings,
 )
@@ -339,7 +339,7 @@ def check_in(tournament: Tournament, user: AbstractBaseUser, now: datetime | Non
 def add_bot(tournament: Tournament, by: AbstractBaseUser, bot: str = "greedy") -> Entry:
     """A bot entry (for tests and casual events), added by an organiser."""
     check_organiser(tournament.league, by)
-    if bot not in BOTS:
+    if bot not in kind_of(tournament).bots:
         raise TournamentError(f"unknown bot {bot!r}")
     with transaction.atomic():
         locked = lock_event(tournament)

@@ -1,7 +1,9 @@
 """World War 5 (``shared/rules/world-war-5.md``) as a game kind.
 
 Nothing of the game is hidden: every player and spectator sees the whole position and
-every event, so the views are the defaults. A decision is always one player's.
+every event, so the views are the defaults. A decision is always one player's. Its
+tournament hooks (``ww5.tournament``): the measures of the turn-limit house rule (R28),
+and the home continents an event balances over its rounds (R4).
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from games.engine.bots import BOTS
 from games.engine.lookahead import eliminates_mover
 from games.engine.state import State
 from games.kinds import PLAY, Bot, Dice, Event, GameKind, Position, Refused
+from ww5 import tournament
 
 STRICT, CASUAL = "strict", "casual"
 
@@ -121,3 +124,25 @@ class WorldWar5(GameKind):
         self, state: State, history: Sequence[tuple[str, list[Event]]]
     ) -> list[list[str]]:
         return engine.finishing_order(state, list(history))
+
+    # --- tournament hooks --------------------------------------------------------
+
+    def adjudication_measures(self) -> Mapping[str, str]:
+        return dict(tournament.MEASURE_WORDS)
+
+    def measure(
+        self, position: Position, measures: Sequence[str]
+    ) -> dict[str, tuple[int, ...] | None]:
+        return tournament.measure(self.load(position), measures)
+
+    def eliminations(
+        self, history: Sequence[tuple[str, list[Event]]]
+    ) -> tuple[tuple[tuple[str, ...], bool], ...]:
+        return tuple((e.players, e.forfeit) for e in tournament.eliminations_from_moves(history))
+
+    def seat_roles(self, options: Mapping[str, Any]) -> tuple[str, ...]:
+        return engine.BOARDS[self.check_options(options)["board"]].continents
+
+    def role_names(self, options: Mapping[str, Any]) -> dict[str, str]:
+        board = engine.BOARDS[self.check_options(options)["board"]]
+        return dict(zip(board.continents, board.continent_names, strict=True))

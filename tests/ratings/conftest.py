@@ -12,8 +12,8 @@ from games.models import Game
 from games.options import GameOptions
 from tests.personas import make_user, persona
 from tournaments import services
-from tournaments.core.seating import CONTINENTS
 from tournaments.models import League
+from ww5.tournament import CONTINENTS
 
 alice = persona("alice")
 bob = persona("bob")

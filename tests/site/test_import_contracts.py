@@ -86,6 +86,19 @@ def wrong_way(module: str, line: str, *broken: str, told: str) -> Any:
             told="games.engine is not allowed to import games.models",
         ),
         wrong_way(
+            "tournaments/core/seating.py",
+            "from games.engine import BOARDS",
+            "cores-play-no-game",
+            told="tournaments.core is not allowed to import games",
+        ),
+        wrong_way(
+            "ratings/core/model.py",
+            "import ww5",
+            "layers",
+            "cores-play-no-game",
+            told="ratings.core is not allowed to import ww5",
+        ),
+        wrong_way(
             "ww5site/rows.py",
             "import accounts.models",
             "layers",

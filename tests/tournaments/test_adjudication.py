@@ -7,13 +7,8 @@ import pytest
 
 from games.engine import forfeit
 from tests.engine.helpers import BLUE, OPENING, PURPLE, RED, YELLOW, load, position
-from tournaments.core.adjudication import (
-    RANKING_LABELS,
-    RANKINGS,
-    Elimination,
-    adjudicate,
-    eliminations_from_moves,
-)
+from tournaments.core.adjudication import Elimination
+from ww5.tournament import MEASURE_WORDS, MEASURES, adjudicate, eliminations_from_moves
 
 RANKING = ("territories", "pips", "elimination")
 FOUR = (BLUE, PURPLE, YELLOW, RED)
@@ -50,7 +45,7 @@ def test_r28_the_home_and_continent_rankings_measure_what_they_say() -> None:
     values = {v.player: v.values for v in result.values}
     assert values == {BLUE: (2, 2), PURPLE: (0, 3)}
     assert result.order == ((BLUE,), (PURPLE,))
-    assert set(RANKING_LABELS) == {*RANKINGS, "elimination"}
+    assert set(MEASURE_WORDS) == set(MEASURES)
 
 
 def test_r28_eliminated_players_rank_below_survivors_the_later_the_better() -> None:

@@ -10,21 +10,28 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tournaments.core.seating import CONTINENTS, SeatRecord, seat_round
+from tournaments.core.seating import SeatRecord, seat_round
+from ww5.tournament import CONTINENTS
 
 
 def play_rounds(
-    tables_each_round: list[list[list[int]]], *, first_by_roll: bool = False, seed: int = 1
+    tables_each_round: list[list[list[int]]],
+    *,
+    first_by_roll: bool = False,
+    seed: int = 1,
+    homes: tuple[str, ...] = CONTINENTS,
 ) -> list[SeatRecord]:
     history: list[SeatRecord] = []
     for number, tables in enumerate(tables_each_round):
-        seated = seat_round(tables, history, seed=seed + number, first_by_roll=first_by_roll)
+        seated = seat_round(
+            tables, history, seed=seed + number, homes=homes, first_by_roll=first_by_roll
+        )
         history += [SeatRecord(s.player, s.seat, s.home) for t in seated for s in t.seats]
     return history
 
 
 def test_each_player_gets_a_seat_and_a_different_continent() -> None:
-    (table,) = seat_round([[1, 2, 3, 4, 5, 6]], [], seed=1)
+    (table,) = seat_round([[1, 2, 3, 4, 5, 6]], [], seed=1, homes=CONTINENTS)
     assert sorted(s.player for s in table.seats) == [1, 2, 3, 4, 5, 6]
     assert [s.seat for s in table.seats] == [0, 1, 2, 3, 4, 5]
     assert sorted(s.home for s in table.seats) == sorted(CONTINENTS)
@@ -52,7 +59,7 @@ def test_the_first_seat_is_spread_over_an_event_of_changing_tables() -> None:
         rng.shuffle(players)
         tables = [players[0:4], players[4:8], players[8:12]]
         firsts = Counter(r.player for r in history if r.seat == 0)
-        for table in seat_round(tables, history, seed=number):
+        for table in seat_round(tables, history, seed=number, homes=CONTINENTS):
             first = table.seats[0].player
             assert firsts[first] == min(firsts[p] for p in (s.player for s in table.seats))
             history += [SeatRecord(s.player, s.seat, s.home) for s in table.seats]
@@ -78,22 +85,24 @@ def test_with_the_start_roll_only_homes_are_balanced() -> None:
     assert Counter((r.player, r.home) for r in history) == {
         (p, h): 1 for p in (1, 2, 3, 4) for h in CONTINENTS
     }
-    (table,) = seat_round([[1, 2, 3, 4]], history, seed=9, first_by_roll=True)
+    (table,) = seat_round([[1, 2, 3, 4]], history, seed=9, homes=CONTINENTS, first_by_roll=True)
     assert table.first_by_roll and table.seat_cost is None
     assert all(s.seat_before is None for s in table.seats)
 
 
 def test_the_same_seed_seats_the_same_way() -> None:
     tables = [[1, 2, 3, 4], [5, 6, 7]]
-    assert seat_round(tables, [], seed=5) == seat_round(tables, [], seed=5)
-    assert len({seat_round(tables, [], seed=s) for s in range(10)}) > 1
+    assert seat_round(tables, [], seed=5, homes=CONTINENTS) == seat_round(
+        tables, [], seed=5, homes=CONTINENTS
+    )
+    assert len({seat_round(tables, [], seed=s, homes=CONTINENTS) for s in range(10)}) > 1
 
 
 def test_a_table_needs_two_to_six_different_players() -> None:
     with pytest.raises(ValueError):
-        seat_round([[1, 1]], [], seed=1)
+        seat_round([[1, 1]], [], seed=1, homes=CONTINENTS)
     with pytest.raises(ValueError):
-        seat_round([list(range(7))], [], seed=1)
+        seat_round([list(range(7))], [], seed=1, homes=CONTINENTS)
 
 
 @settings(deadline=None, max_examples=60)
@@ -110,7 +119,7 @@ def test_no_other_homes_or_seats_repeat_less(
 ) -> None:
     history = [SeatRecord(p, s % size, h) for p, s, h in records]
     players = list(range(size))
-    (table,) = seat_round([players], history, seed=seed)
+    (table,) = seat_round([players], history, seed=seed, homes=CONTINENTS)
     homes = Counter((r.player, r.home) for r in history)
     seats = Counter((r.player, r.seat) for r in history)
     assert sorted(s.player for s in table.seats) == players
@@ -124,3 +133,35 @@ def test_no_other_homes_or_seats_repeat_less(
     firsts = Counter(r.player for r in history if r.seat == 0)
     assert firsts[order[0]] == min(firsts[p] for p in players)
     assert table.seat_cost == sum(seats[p, s] for s, p in enumerate(order))
+
+
+def test_the_homes_are_the_kinds_to_hand_in_any_names_will_do() -> None:
+    roles = ("red", "blue", "green")
+    history = play_rounds([[[1, 2, 3]]] * 3, homes=roles)
+    assert Counter((r.player, r.home) for r in history) == {
+        (p, h): 1 for p in (1, 2, 3) for h in roles
+    }
+
+
+def test_a_kind_without_roles_gets_a_balanced_seat_order_and_no_homes() -> None:
+    history = play_rounds([[[1, 2, 3, 4, 5, 6, 7]]] * 7, homes=())
+    assert Counter((r.player, r.seat) for r in history) == {
+        (p, s): 1 for p in range(1, 8) for s in range(7)
+    }
+    assert {r.home for r in history} == {""}
+    (table,) = seat_round([[1, 2, 3]], history, seed=3, homes=())
+    assert table.home_cost == 0 and all(s.home_before == 0 for s in table.seats)
+
+
+@settings(deadline=None, max_examples=40)
+@given(
+    st.lists(st.tuples(st.integers(0, 3), st.integers(0, 3)), max_size=20), st.integers(0, 2**32)
+)
+def test_the_homes_change_nothing_of_a_tables_seat_order(
+    records: list[tuple[int, int]], seed: int
+) -> None:
+    history = [SeatRecord(p, s, "") for p, s in records]
+    with_homes = seat_round([[0, 1, 2, 3]], history, seed=seed, homes=CONTINENTS)
+    without = seat_round([[0, 1, 2, 3]], history, seed=seed, homes=())
+    assert [s.player for s in with_homes[0].seats] == [s.player for s in without[0].seats]
+    assert with_homes[0].seat_cost == without[0].seat_cost

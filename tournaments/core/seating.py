@@ -1,17 +1,20 @@
-"""Seat order and home continents for each table, balanced over the event.
+"""Seat order and homes for each table, balanced over the event.
 
-Who moves first is settled in play by the start roll (R5), but a tournament may assign
-the first player instead, and the seat order and the homes are the organiser's (R4–R5).
-So for each table this picks:
+A home is what a seat is given at the start that the game's kind asks an event to
+balance over its rounds (``GameKind.seat_roles``: World War 5's home continents, R4);
+the homes are handed in, and a kind without them hands in none. A game may settle who
+moves first in play (World War 5's start roll, R5), but a tournament may assign the
+first player instead, and the seat order and the homes are the organiser's. So for each
+table this picks:
 
 - the seat order: seat 0, who moves first when the first player is assigned, to a
   player who has moved first least; then the least sum over the table of how often
   each player already sat in the seat they get;
-- the homes: each player a different continent, the least sum of how often each
-  player already had the continent they get, so no one gets a continent again while
-  the table can avoid it; among those, the continents most players at the table
-  still lack, handed out first, so that later rounds are not left with several
-  players who lack only the same one.
+- the homes: each player a different one, the least sum of how often each player
+  already had the home they get, so no one gets a home again while the table can
+  avoid it; among those, the homes most players at the table still lack, handed out
+  first, so that later rounds are not left with several players who lack only the
+  same one. Without homes, every seat's home is empty and costs nothing.
 
 With ``first_by_roll`` the roll picks the first player, so seat positions carry no
 advantage to balance: the seat order is drawn, and only the homes are balanced.
@@ -27,11 +30,8 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import TypeVar
 
-from games.engine import BOARDS
-
 from .results import PlayerId
 
-CONTINENTS: tuple[str, ...] = BOARDS["original"].continents  # the same on every board
 T = TypeVar("T")
 
 
@@ -86,10 +86,11 @@ def seat_round(
     history: Iterable[SeatRecord],
     *,
     seed: int,
-    homes: Sequence[str] = CONTINENTS,
+    homes: Sequence[str],
     first_by_roll: bool = False,
 ) -> tuple[SeatedTable, ...]:
-    """Seat every table of a round, in the order given, with one seeded draw."""
+    """Seat every table of a round, in the order given, with one seeded draw; ``homes``:
+    the kind's seat roles (none for a kind without them)."""
     rng = random.Random(seed)
     past = SeatHistory(history)
     return tuple(
@@ -102,12 +103,14 @@ def seat_table(
     history: SeatHistory,
     *,
     rng: random.Random,
-    homes: Sequence[str] = CONTINENTS,
+    homes: Sequence[str],
     first_by_roll: bool = False,
 ) -> SeatedTable:
     """One table's seat order and homes (see the module's text)."""
-    if len(set(players)) != len(players) or not 2 <= len(players) <= len(homes):
-        raise ValueError(f"a table seats 2 to {len(homes)} different players")
+    too_many = bool(homes) and len(players) > len(homes)
+    if len(set(players)) != len(players) or len(players) < 2 or too_many:
+        most = f"2 to {len(homes)}" if homes else "2 or more"
+        raise ValueError(f"a table seats {most} different players")
     if first_by_roll:
         drawn = list(players)
         rng.shuffle(drawn)
@@ -118,6 +121,27 @@ def seat_table(
             lambda o: (history.seats[o[0], 0], sum(history.seats[p, s] for s, p in enumerate(o))),
             rng,
         )
+    if homes:
+        given, home_cost = _homes(order, history, homes, rng)
+    else:
+        given, home_cost = ("",) * len(order), 0
+    seats = tuple(
+        Seat(
+            player=p,
+            seat=s,
+            home=given[s],
+            seat_before=None if first_by_roll else history.seats[p, s],
+            home_before=history.homes[p, given[s]] if homes else 0,
+        )
+        for s, p in enumerate(order)
+    )
+    return SeatedTable(seats, seat_cost, home_cost, first_by_roll)
+
+
+def _homes(
+    order: tuple[PlayerId, ...], history: SeatHistory, homes: Sequence[str], rng: random.Random
+) -> tuple[tuple[str, ...], int]:
+    """The homes of the seats in ``order``, and their cost (see the module's text)."""
     wanted = Counter(c for c in homes for p in order if not history.homes[p, c])
     given, (home_cost, _) = _least(
         list(itertools.permutations(homes, len(order))),
@@ -127,17 +151,7 @@ def seat_table(
         ),
         rng,
     )
-    seats = tuple(
-        Seat(
-            player=p,
-            seat=s,
-            home=given[s],
-            seat_before=None if first_by_roll else history.seats[p, s],
-            home_before=history.homes[p, given[s]],
-        )
-        for s, p in enumerate(order)
-    )
-    return SeatedTable(seats, seat_cost, home_cost, first_by_roll)
+    return given, home_cost
 
 
 def _least(
