@@ -19,9 +19,9 @@ from ratings import ladder as ladders
 from ratings import matchmaking, pools, selectors
 from ratings.models import JournalEntry, Rating
 from tests.ratings.conftest import end
-from tournaments.core.seating import CONTINENTS
 from tournaments.models import League
 from ww5.kind import WorldWar5
+from ww5.tournament import CONTINENTS
 
 pytestmark = pytest.mark.django_db
 
