@@ -252,7 +252,7 @@ def play_games(players: list[int], decisions: int) -> list[Any]:
 
 def render_all(games: list[Any]) -> list[dict[str, Any]]:
     """Each seat's decision mail, rendered once: the arguments for ``queue_mail``."""
-    from games import notify, services
+    from games import notify, seen, services
     from mail.services import unsubscribe_url
 
     rendered = []
@@ -271,7 +271,10 @@ def render_all(games: list[Any]) -> list[dict[str, Any]]:
                     "to_user": user,
                     "thread": notify.thread_for(game),
                     "unsubscribe_url": unsubscribe_url(user),
-                    "inline_part": (notify.BOARD_PART, notify.board_spec(game, context["names"])),
+                    "inline_part": (
+                        notify.BOARD_PART,
+                        notify.board_spec(game, context["names"], seen.seat_viewer(game, seat)),
+                    ),
                 }
             )
     return rendered
