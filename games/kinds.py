@@ -111,6 +111,25 @@ class GameKind(ABC):
     # --- play ----------------------------------------------------------------------
 
     @abstractmethod
+    def start(
+        self,
+        players: Sequence[tuple[str, str]],
+        options: Mapping[str, Any],
+        rng: Dice,
+        first: int | None = None,
+    ) -> tuple[Any, list[Event]]:
+        """The state a game starts from, and the record of its start (rolls, draws):
+        ``players`` as (name, role) in seat order (role "" for a kind without seat
+        roles); ``first``: the index of the player who begins when an event's seating
+        decides it, instead of the game's own way."""
+
+    @abstractmethod
+    def start_again(
+        self, players: Sequence[tuple[str, str]], options: Mapping[str, Any], record: list[Event]
+    ) -> Any:
+        """The same starting state again, from the game's start record (for a replay)."""
+
+    @abstractmethod
     def load(self, position: Position) -> Any:
         """The kind's state from a stored position."""
 

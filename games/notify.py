@@ -259,6 +259,9 @@ def queue_result_mails(game: Game, state: State, seats: list[Seat]) -> None:
 def queue_start_mails(game: Game, seats: list[Seat]) -> None:
     """The game has started: who plays which home, and who begins (R5). ``seats``: the
     game's seats in seat order, with their users' profiles."""
+    told = [s for s in seats if s.user is not None and s.user.email and _wants_events(s.user)]
+    if not told:
+        return  # the context is not worth building
     lines = describe.describe_start(game.start_record, describe.player_names(seats))
     board = BOARDS[game.options["board"]]
     players = [
@@ -270,11 +273,10 @@ def queue_start_mails(game: Game, seats: list[Seat]) -> None:
         }
         for s in seats
     ]
-    for seat in seats:
-        if seat.user is not None and _wants_events(seat.user):
-            context = {"game": game, "seat": seat, "players": players, "start_lines": lines}
-            key = f"game-start:{game.pk}:{seat.pk}"
-            _queue(seat, "game-start", "game_start", context, key, decision=False)
+    for seat in told:
+        context = {"game": game, "seat": seat, "players": players, "start_lines": lines}
+        key = f"game-start:{game.pk}:{seat.pk}"
+        _queue(seat, "game-start", "game_start", context, key, decision=False)
 
 
 def decision_kind(state: State) -> str:

@@ -179,7 +179,7 @@ def game_record(game: Game, viewer: Viewer) -> dict[str, Any]:
         "game": game.pk,
         "name": str(game),
         "kind": game.kind,
-        "board": game.options["board"],
+        "board": game.options.get("board"),  # World War 5's; null for a kind without
         "options": {k: v for k, v in game.options.items() if k != "board"},
         "seats": [
             {

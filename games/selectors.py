@@ -240,14 +240,11 @@ def bank_left(game: Game, seat: Seat, now: datetime) -> timedelta | None:
     return left
 
 
-def initial_state(game: Game) -> State:
-    """The setup position the game started from: seat order, from the first player."""
+def initial_state(game: Game) -> Any:
+    """The state the game started from, as its kind starts it again from its record."""
     seats = list(game.seats.order_by("number"))
-    first = next(e["player"] for e in game.start_record if e["type"] == "first_player")
-    names = [s.player_name for s in seats]
-    at = names.index(first)
-    order = seats[at:] + seats[:at]
-    return engine.start_position([(s.player_name, s.home) for s in order], game.options)
+    players = [(s.player_name, s.home) for s in seats]
+    return kind_of(game).start_again(players, game.options, game.start_record)
 
 
 def replay(game: Game) -> list[tuple[Move | None, State]]:

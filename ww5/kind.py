@@ -69,6 +69,30 @@ class WorldWar5(GameKind):
         # variant; only their board is chosen.
         return self.check_options({**options, "setup": STRICT, "retreat_into_origin": False})
 
+    def start(
+        self,
+        players: Sequence[tuple[str, str]],
+        options: Mapping[str, Any],
+        rng: Dice,
+        first: int | None = None,
+    ) -> tuple[State, list[Event]]:
+        checked = self.check_options(options)
+        if first is None:
+            return engine.new_game(players, checked, rng)  # R5: the roll for first player
+        in_turn_order = list(players[first:]) + list(players[:first])
+        record: list[Event] = [
+            {"type": "first_player", "player": players[first][0], "by": "seating"}
+        ]
+        return engine.start_position(in_turn_order, checked), record
+
+    def start_again(
+        self, players: Sequence[tuple[str, str]], options: Mapping[str, Any], record: list[Event]
+    ) -> State:
+        first = next(e["player"] for e in record if e["type"] == "first_player")
+        at = [name for name, _ in players].index(first)
+        in_turn_order = list(players[at:]) + list(players[:at])
+        return engine.start_position(in_turn_order, self.check_options(options))
+
     def load(self, position: Position) -> State:
         return engine.load_position(position)
 

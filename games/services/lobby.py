@@ -12,9 +12,10 @@ from django.db import transaction
 from django.db.models import Max
 
 from accounts.services import display_name, locked_profile
-from games import engine, notify
+from games import notify
 from games.engine.bots import BOTS
 from games.errors import GameError
+from games.kinds import kind_of
 from games.models import Game, Seat
 from games.options import GameOptions
 from games.selectors import can_see, organises_every_game
@@ -34,15 +35,16 @@ from ww5site.durations import counted
 
 
 def check_home(game: Game, home: str | None) -> str:
-    """``home`` if it is a continent of the game's board that no seat has taken yet, or
-    no home (empty) when none is given; otherwise GameError."""
+    """``home`` if it is one of the seat roles of the game's kind (World War 5: a
+    continent of the game's board) that no seat has taken yet, or no home (empty) when
+    none is given; otherwise GameError."""
     if not home:
         return ""
-    board = engine.BOARDS[game.options["board"]]
-    if home not in board.continent_index:
+    names = kind_of(game).role_names(game.options)
+    if home not in names:
         raise GameError(f"{home!r} is not a continent of this board")
     if game.seats.filter(home=home).exists():
-        raise GameError(f"{board.continent_names[board.continent_index[home]]} is taken")
+        raise GameError(f"{names[home]} is taken")
     return home
 
 
@@ -229,14 +231,16 @@ def start_seated_game(game: Game, first_seat: int | None = None) -> None:
 
     ``first_seat`` (an index in seat order): who goes first instead of the roll, when an
     event's seating decides it (recorded as such in the start record)."""
+    kind = kind_of(game)
     seats = list(game.seats.order_by("number"))
-    if game.home_assignment == Game.HomeAssignment.RANDOM:
-        homes = dice().sample(list(engine.BOARDS[game.options["board"]].continents), len(seats))
+    roles = kind.seat_roles(game.options)
+    if roles and game.home_assignment == Game.HomeAssignment.RANDOM:
+        homes = dice().sample(list(roles), len(seats))
         for seat, home in zip(seats, homes, strict=True):
             seat.home = home
         Seat.objects.bulk_update(seats, ["home"])
     missing = [s.display_name for s in seats if not s.home]
-    if missing:
+    if roles and missing:
         raise GameError(f"still without a home continent: {', '.join(missing)}")
     if game.time_control == Game.TimeControl.BANK:
         for seat in seats:
@@ -244,12 +248,7 @@ def start_seated_game(game: Game, first_seat: int | None = None) -> None:
         Seat.objects.bulk_update(seats, ["bank_left"])
     game.__dict__.pop("_seat_list", None)  # read again, with the homes and banks
     players = [(s.player_name, s.home) for s in seats]
-    if first_seat is None:
-        state, record = engine.new_game(players, game.options, dice())
-    else:
-        in_turn_order = players[first_seat:] + players[:first_seat]
-        state = engine.start_position(in_turn_order, game.options)
-        record = [{"type": "first_player", "player": players[first_seat][0], "by": "seating"}]
+    state, record = kind.start(players, game.options, dice(), first_seat)
     now = current_time()
     game.seats_wanted = len(seats)
     game.start_record = record

@@ -9,8 +9,8 @@ from dataclasses import dataclass
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 
-from games.engine.bots import BOTS
 from games.errors import GameError
+from games.kinds import kind_named
 from games.models import Game, Seat
 from games.options import GameOptions
 from games.services.core import MAX_SEATS, MIN_SEATS
@@ -43,12 +43,14 @@ def create_table(
     played is the options' kind (a ladder's tables are of the ladder's). Nothing is made
     if any part is refused."""
     options = options.check()
-    if not MIN_SEATS <= len(seats) <= MAX_SEATS:
-        raise GameError(f"a game has {MIN_SEATS} to {MAX_SEATS} players")
+    kind = kind_named(options.kind)
+    if not max(MIN_SEATS, kind.min_players) <= len(seats) <= min(MAX_SEATS, kind.max_players):
+        raise GameError(f"a game has {kind.min_players} to {kind.max_players} players")
+    roles = kind.seat_roles(options.rules)
     for seat in seats:
         if (seat.user is None) == (not seat.bot):
             raise GameError("each seat has either a player or a bot")
-        if seat.bot and seat.bot not in BOTS:
+        if seat.bot and seat.bot not in kind.bots:
             raise GameError(f"unknown bot {seat.bot!r}")
     if first_seat is not None and not 0 <= first_seat < len(seats):
         raise GameError("the first player must have a seat at the table")
@@ -65,7 +67,7 @@ def create_table(
             **options.fields(),
         )
         for number, seat in enumerate(seats, start=1):
-            if not seat.home:
+            if roles and not seat.home:
                 raise GameError(f"seat {number} has no home continent")
             Seat.objects.create(
                 game=game,

@@ -42,14 +42,26 @@ class SecretNumbers(GameKind):
     def seat_name(self, game: Any, seat: Any) -> str:
         return f"p{seat.number}"
 
-    def start(self, players: Sequence[str], rounds: int = 3) -> Position:
-        """The position before the first pick."""
+    def start(
+        self,
+        players: Sequence[tuple[str, str]],
+        options: Mapping[str, Any],
+        rng: Dice,
+        first: int | None = None,
+    ) -> tuple[Position, list[Event]]:
+        return self.start_again(players, options, []), []
+
+    def start_again(
+        self, players: Sequence[tuple[str, str]], options: Mapping[str, Any], record: list[Event]
+    ) -> Position:
+        """The position before the first pick: everyone picks at once, so no one begins."""
+        names = [name for name, _ in players]
         return {
-            "players": list(players),
-            "rounds": rounds,
+            "players": names,
+            "rounds": self.check_options(options)["rounds"],
             "round": 1,
             "picks": {},
-            "scores": dict.fromkeys(players, 0),
+            "scores": dict.fromkeys(names, 0),
             "out": [],
         }
 

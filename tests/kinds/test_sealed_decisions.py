@@ -15,9 +15,9 @@ from django.db import transaction
 
 from games import seen, selectors, services
 from games.errors import NotYourDecision, StaleForm
-from games.kinds import register_kind, unregister_kind
-from games.models import Game, Move, Seat
-from games.services.core import lock_game, store_position
+from games.kinds import EVERYONE, register_kind, unregister_kind
+from games.models import Game, Move
+from games.options import GameOptions
 from tests.games.factories import Clock, alice, bob, carol, clock
 from tests.kinds.numbers import SEALED, SecretNumbers
 
@@ -37,26 +37,19 @@ def numbers() -> Iterator[SecretNumbers]:
 
 
 def started(numbers: SecretNumbers, clock: Clock, *players: User | str, rounds: int = 2) -> Game:
-    """A running game of secret numbers: users take seats in order; a string seats a bot
-    of that name."""
-    game = Game.objects.create(
-        kind=numbers.key,
-        name="Numbers",
-        seats_wanted=len(players),
-        status=Game.Status.SETUP,
-        started_at=clock.now(),
-    )
-    for number, player in enumerate(players, start=1):
+    """A game of secret numbers started as an event's or a ladder's table is: users take
+    seats in order; a string seats a bot of that name."""
+    seats = []
+    for player in players:
         if isinstance(player, str):
-            Seat.objects.create(game=game, number=number, bot=player)
+            seats.append(services.TableSeat("", bot=player))
         else:
             player.email = ""  # the kind has no mails of its own here
             player.save()
-            Seat.objects.create(game=game, number=number, user=player)
-    with transaction.atomic():
-        locked = lock_game(game.pk)
-        names = [f"p{n}" for n in range(1, len(players) + 1)]
-        store_position(locked, numbers.start(names, rounds), clock.now())
+            seats.append(services.TableSeat("", user=player))
+    options = GameOptions(kind=numbers.key, rules={"rounds": rounds})
+    with transaction.atomic():  # the bots play after this test's own first step
+        game = services.create_table(options, seats, name="Numbers")
     game.refresh_from_db()
     return game
 
@@ -160,6 +153,10 @@ def test_bots_decide_beside_people_and_the_game_ends_in_its_own_order(
     }
     shown = seen.moves(game, seen.viewer_of(game, None))
     assert all("sealed" not in move.action for move in shown), "all is public at the end"
+    record = seen.game_record(game, EVERYONE)
+    assert record["kind"] == numbers.key and record["options"] == {"rounds": 2}
+    assert record["initial_position"]["round"] == 1
+    assert record["moves"][-1]["position"] == game.position, "the log replays to the end"
 
 
 def test_a_forfeit_at_the_limit_leaves_the_others_deciding(
