@@ -68,7 +68,7 @@ MEASURES: dict[str, Measure] = {
 # Each measure in words for the organiser and the players.
 MEASURE_WORDS: dict[str, str] = {
     "territories": "territories held",
-    "pips": "total size of pieces on the board",
+    "pips": "size of pieces",  # as standings.json has published it since its first version
     "home": "territories held on the home continent",
     "continent": "most territories held on one other continent",
 }

@@ -92,7 +92,7 @@ def expected(data: dict[str, Any], player: str) -> dict[str, int]:
 def test_r28_the_kind_offers_the_measures_the_organiser_may_rank_by() -> None:
     assert WW5.adjudication_measures() == {
         "territories": "territories held",
-        "pips": "total size of pieces on the board",
+        "pips": "size of pieces",
         "home": "territories held on the home continent",
         "continent": "most territories held on one other continent",
     }
