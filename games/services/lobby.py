@@ -8,6 +8,7 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.humanize.templatetags.humanize import apnumber
 from django.db import transaction
 from django.db.models import Max
 
@@ -15,7 +16,7 @@ from accounts.services import display_name, locked_profile
 from games import notify
 from games.engine.bots import BOTS
 from games.errors import GameError
-from games.kinds import kind_of
+from games.kinds import kind_named, kind_of
 from games.models import Game, Seat
 from games.options import GameOptions
 from games.selectors import can_see, organises_every_game
@@ -63,8 +64,9 @@ def create_game(
     ``home`` when players choose theirs). ``options`` (with any ``changes`` of single
     options by name) say how it is played."""
     options = (options or GameOptions()).with_changes(**changes).check()
-    if not MIN_SEATS <= seats <= MAX_SEATS:
-        raise GameError(f"a game has {MIN_SEATS} to {MAX_SEATS} players")
+    low, high = seat_bounds(options.kind)
+    if not low <= seats <= high:
+        raise GameError(f"a game has {low} to {high} players")
     with transaction.atomic():
         game = Game.objects.create(
             name=name.strip(),
@@ -77,6 +79,12 @@ def create_game(
         chosen = home if home_assignment == Game.HomeAssignment.CHOOSE else None
         Seat.objects.create(game=game, number=1, user=creator, home=check_home(game, chosen))
     return game
+
+
+def seat_bounds(kind: str) -> tuple[int, int]:
+    """The fewest and most players a game of the kind seats (within the server's)."""
+    rules = kind_named(kind)
+    return max(MIN_SEATS, rules.min_players), min(MAX_SEATS, rules.max_players)
 
 
 def create_lobby_game(creator: AbstractBaseUser, **options: Any) -> Game:
@@ -136,9 +144,10 @@ def _add_seat(game: Game, user: AbstractBaseUser | None, bot: str, home: str | N
         raise GameError("this game is no longer open")
     if game.seats.count() >= game.seats_wanted:
         raise GameError("this game is full")
-    if game.home_assignment == Game.HomeAssignment.CHOOSE and not home:
+    roles = kind_of(game).seat_roles(game.options)
+    if roles and game.home_assignment == Game.HomeAssignment.CHOOSE and not home:
         raise GameError("choose a home continent")
-    if game.home_assignment != Game.HomeAssignment.CHOOSE:
+    if not roles or game.home_assignment != Game.HomeAssignment.CHOOSE:
         home = None
     number = (game.seats.aggregate(n=Max("number"))["n"] or 0) + 1
     seat = Seat.objects.create(
@@ -170,10 +179,10 @@ def join_game(
 def add_bot(
     game_id: int, by: AbstractBaseUser, bot: str = "greedy", home: str | None = None
 ) -> Seat:
-    if bot not in BOTS:
-        raise GameError(f"unknown bot {bot!r}")
     with transaction.atomic():
         game = lock_game(game_id)
+        if bot not in kind_of(game).bots:
+            raise GameError(f"unknown bot {bot!r}")
         check_organiser(game, by)
         return _add_seat(game, None, bot, home)
 
@@ -221,8 +230,9 @@ def start_game(game_id: int, by: AbstractBaseUser) -> None:
         check_organiser(game, by)
         if game.status != Game.Status.OPEN:
             raise GameError("this game has already started")
-        if game.seats.count() < MIN_SEATS:
-            raise GameError("a game needs at least two players")
+        fewest = seat_bounds(game.kind)[0]
+        if game.seats.count() < fewest:
+            raise GameError(f"a game needs at least {apnumber(fewest)} players")
         start_seated_game(game)
 
 

@@ -177,3 +177,23 @@ def test_a_forfeit_at_the_limit_leaves_the_others_deciding(
     assert game.moves.last().action == "forfeit p3"
     assert game.moves.last().events[-1]["picks"] == {"p1": 2, "p2": 3}
     assert deciding(game) == {"p1", "p2"} and game.status == Game.Status.PLAY
+
+
+def test_a_game_of_another_kind_is_opened_joined_and_started_in_the_lobby(
+    numbers: SecretNumbers, clock: Clock, alice: User, bob: User
+) -> None:
+    for user in (alice, bob):
+        user.email = ""  # the kind has no mails of its own here
+        user.save()
+    options = GameOptions(kind=numbers.key, rules={"rounds": 1})
+    with pytest.raises(services.GameError, match="a game has 2 to 4 players"):
+        services.create_game(alice, options, seats=5)
+    game = services.create_game(alice, options, seats=3)
+    services.join_game(game.pk, bob)  # no home to choose: the kind has no seat roles
+    with pytest.raises(services.GameError, match="unknown bot 'greedy'"):
+        services.add_bot(game.pk, alice, "greedy")
+    services.add_bot(game.pk, alice, "random")  # the last seat starts the game
+    game.refresh_from_db()
+    assert game.kind == numbers.key and game.status == Game.Status.PLAY
+    assert game.start_record == [] and game.position["players"] == ["p1", "p2", "p3"]
+    assert deciding(game) == {"p1", "p2", "p3"}
