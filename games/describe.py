@@ -13,7 +13,7 @@ from datetime import timedelta
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
-from games.engine import Board, State, combat_odds, eliminates_mover, legal_actions
+from games.engine import BOARDS, Board, State, combat_odds, eliminates_mover, legal_actions
 from games.engine.board import SIZE_NAMES
 from ww5site import durations
 
@@ -36,6 +36,11 @@ OWN_EVENT = {
     "forfeit": "forfeit",
     "pass": "pass",
 }
+
+
+def board_of(game: Any) -> Board:
+    """The board a World War 5 game is played on (its words name its territories)."""
+    return BOARDS[game.options["board"]]
 
 
 def territory(board: Board, tid: str) -> str:

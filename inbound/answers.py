@@ -18,7 +18,6 @@ from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 
 from games import describe, notify, seen, selectors
-from games.engine import BOARDS
 from games.models import Game, Move, Seat
 from mail.models import OutgoingMail
 from mail.services import queue_mail
@@ -196,10 +195,10 @@ def move_lines(game: Game, move: Move, seat: Seat) -> list[str]:
     mover = next(s for s in seats if s.pk == move.seat_id)
     shown = seen.move(game, move, mover.player_name, seen.seat_viewer(game, seat))
     words = describe.describe_move(
-        BOARDS[game.options["board"]], shown.action, shown.player, shown.events, names
+        describe.board_of(game), shown.action, shown.player, shown.events, names
     )
     return [describe.sentence(part) for part in (words.action, words.dice, *words.followed) if part]
 
 
 def phrase(game: Game, action: str) -> str:
-    return describe.action_phrase(BOARDS[game.options["board"]], action)
+    return describe.action_phrase(describe.board_of(game), action)

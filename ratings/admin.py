@@ -12,9 +12,8 @@ from django.db.models import QuerySet
 from django.forms import ModelForm
 from django.http import HttpRequest
 
-from games.engine.board import DEFAULT_BOARD
 from games.errors import GameError
-from games.forms import BOARD_CHOICES
+from games.forms import BOARD_CHOICES, DEFAULT_BOARD
 from games.models import Game
 from games.templatetags.boards import board_name
 from ratings import ladder as ladders

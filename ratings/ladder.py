@@ -13,8 +13,8 @@ from django.db.models import Case, F, Q, Value, When
 from django.db.models.functions import Greatest
 from django.utils import timezone
 
-from games.engine.bots import BOTS
 from games.errors import GameError
+from games.kinds import kind_named
 from games.models import Game
 from games.options import GameOptions, event_rules
 from ratings.core import journal
@@ -228,7 +228,7 @@ def add_bot(
 ) -> LadderPlayer:
     """A bot entrant, added by an organiser (a house player, or for tests)."""
     _check_organiser(ladder.league, by)
-    if bot not in BOTS:
+    if bot not in kind_named(ladder.kind).bots:
         raise RatingError(f"unknown bot {bot!r}")
     _check_max(ladder, max_games)
     now = timezone.now()

@@ -22,8 +22,7 @@ from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.urls import URLPattern, path, reverse
 from django.utils.html import format_html, format_html_join
 
-from games.engine.board import DEFAULT_BOARD
-from games.forms import BOARD_CHOICES
+from games.forms import BOARD_CHOICES, DEFAULT_BOARD
 from games.models import Game
 from games.templatetags.boards import board_name
 from tournaments import eventjobs, eventsettings, export, selectors, services

@@ -89,7 +89,14 @@ def wrong_way(module: str, line: str, *broken: str, told: str) -> Any:
             "tournaments/core/seating.py",
             "from games.engine import BOARDS",
             "cores-play-no-game",
+            "engine-behind-the-kind",
             told="tournaments.core is not allowed to import games",
+        ),
+        wrong_way(
+            "inbound/answers.py",
+            "from games.engine import BOARDS",
+            "engine-behind-the-kind",
+            told="inbound is not allowed to import games.engine",
         ),
         wrong_way(
             "ratings/core/model.py",
