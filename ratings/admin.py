@@ -14,6 +14,7 @@ from django.http import HttpRequest
 
 from games.errors import GameError
 from games.forms import BOARD_CHOICES, DEFAULT_BOARD
+from games.kinds import all_kinds
 from games.models import Game
 from games.templatetags.boards import board_name
 from ratings import ladder as ladders
@@ -84,8 +85,15 @@ class LadderAdmin(LeagueScopedAdmin):
     def board(self, ladder: Ladder) -> str:
         return board_name(ladder.options.get("board", ""))
 
+    def get_fields(self, request: HttpRequest, obj: Any = None) -> Any:
+        """A new ladder chooses its game, once the site serves more than one."""
+        fields = list(super().get_fields(request, obj))
+        return ["kind", *fields] if obj is None and len(all_kinds()) > 1 else fields
+
     def save_model(self, request: HttpRequest, obj: Ladder, form: ModelForm, change: bool) -> None:
         values = {name: getattr(obj, name) for name in SETTINGS if name != "league"}
+        if not change:
+            values["kind"] = obj.kind
         try:
             if change:
                 ladders.update_ladder(obj, request.user)

@@ -23,6 +23,7 @@ from django.urls import URLPattern, path, reverse
 from django.utils.html import format_html, format_html_join
 
 from games.forms import BOARD_CHOICES, DEFAULT_BOARD
+from games.kinds import all_kinds
 from games.models import Game
 from games.templatetags.boards import board_name
 from tournaments import eventjobs, eventsettings, export, selectors, services
@@ -87,6 +88,10 @@ FIELDSETS = (
 )
 
 
+# What a new event is made with: its settings, and the game it plays (chosen once).
+NEW_EVENT = ("kind", *eventsettings.SETTINGS)
+
+
 class TournamentForm(forms.ModelForm):
     """The event's settings, checked by the services before anything is saved."""
 
@@ -132,7 +137,7 @@ class TournamentForm(forms.ModelForm):
             return data
         try:
             if self.instance.pk is None:
-                settings = {name: data[name] for name in eventsettings.SETTINGS if name in data}
+                settings = {name: data[name] for name in NEW_EVENT if name in data}
                 services.new_tournament(data["league"], self.organiser, data["name"], **settings)
             else:
                 changes = {name: data[name] for name in self.changed_data if name in data}
@@ -210,6 +215,18 @@ class TournamentAdmin(LeagueScopedAdmin):
         "export_standings",
     ]
 
+    def get_fieldsets(self, request: HttpRequest, obj: Any = None) -> Any:
+        """A new event chooses its game, once the site serves more than one."""
+        fieldsets = super().get_fieldsets(request, obj)
+        if obj is not None or len(all_kinds()) < 2:
+            return fieldsets
+        return [
+            (name, {**options, "fields": ("kind", *options["fields"])})
+            if name == "The games"
+            else (name, options)
+            for name, options in fieldsets
+        ]
+
     def get_form(
         self, request: HttpRequest, obj: Any = None, change: bool = False, **kwargs: Any
     ) -> Any:
@@ -233,7 +250,7 @@ class TournamentAdmin(LeagueScopedAdmin):
                 changes = {name: data[name] for name in form.changed_data if name in data}
                 services.update_tournament(obj, request.user, **changes)
             else:
-                settings = {name: data[name] for name in eventsettings.SETTINGS if name in data}
+                settings = {name: data[name] for name in NEW_EVENT if name in data}
                 created = services.create_tournament(
                     data["league"], request.user, data["name"], **settings
                 )

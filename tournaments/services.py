@@ -13,6 +13,7 @@ from django.utils.text import slugify
 
 from games import services as games
 from games.errors import GameError
+from games.kinds import DEFAULT_KIND, UnknownKind, kind_named
 from games.models import Game, Move
 from tournaments import notify
 from tournaments.errors import TournamentError
@@ -153,10 +154,15 @@ def new_tournament(league: League, by: AbstractBaseUser, name: str, **fields: An
     slug = slugify(name)
     if not slug or league.tournaments.filter(slug=slug).exists():
         raise TournamentError(f"this league has a tournament named “{name}” already")
+    kind = fields.pop("kind", DEFAULT_KIND)  # the game it plays, chosen once
     unknown = set(fields) - set(SETTINGS)
     if unknown:
         raise TournamentError(f"unknown settings: {', '.join(sorted(unknown))}")
-    tournament = Tournament(league=league, name=name, slug=slug, seed=_new_seed())
+    try:
+        kind_named(kind)
+    except UnknownKind:
+        raise TournamentError(f"there is no game {kind!r}") from None
+    tournament = Tournament(league=league, name=name, slug=slug, seed=_new_seed(), kind=kind)
     set_settings(tournament, fields)
     check_settings(tournament)
     return tournament

@@ -1,0 +1,83 @@
+"""An organiser chooses the game a new event or ladder plays, once the site serves more
+than one: the admin's add forms offer it (and not while World War 5 is the only game),
+and what is made plays the chosen kind."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any, ClassVar
+
+import pytest
+from django.test import Client
+
+from games.kinds import register_kind, unregister_kind
+from ratings.models import Ladder
+from tests.ratings.test_admin import FORM as LADDER_FORM
+from tests.tournaments.conftest import anna, league_a
+from tests.tournaments.test_admin import settings_form
+from tournaments import services
+from tournaments.errors import TournamentError
+from tournaments.models import League, Tournament
+from ww5.kind import WorldWar5
+
+__all__ = ["anna", "league_a"]
+
+pytestmark = pytest.mark.django_db
+
+EVENT_ADD = "/admin/tournaments/tournament/add/"
+LADDER_ADD = "/admin/ratings/ladder/add/"
+
+
+class SecondGame(WorldWar5):
+    key: ClassVar[str] = "second-game"
+    name: ClassVar[str] = "Second Game"
+
+
+@pytest.fixture
+def second() -> Iterator[str]:
+    register_kind(SecondGame())
+    yield SecondGame.key
+    unregister_kind(SecondGame.key)
+
+
+def signed_in(user: Any) -> Client:
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+def test_with_one_game_the_forms_do_not_ask_which(anna: Any, league_a: League) -> None:
+    client = signed_in(anna)
+    for url in (EVENT_ADD, LADDER_ADD):
+        page = client.get(url).content.decode()
+        assert 'name="name"' in page and 'name="kind"' not in page, url
+
+
+def test_an_event_is_made_for_the_chosen_game(anna: Any, league_a: League, second: str) -> None:
+    client = signed_in(anna)
+    page = client.get(EVENT_ADD).content.decode()
+    assert 'name="kind"' in page and "Second Game" in page and "World War 5" in page
+
+    response = client.post(EVENT_ADD, {**settings_form(league_a), "kind": second})
+
+    assert response.status_code == 302, response.content.decode()[:2000]
+    event = Tournament.objects.get(name="Spring Cup")
+    assert event.kind == second and event.options["board"] == "original"
+    assert (
+        'name="kind"'
+        not in client.get(f"/admin/tournaments/tournament/{event.pk}/change/").content.decode()
+    )
+
+
+def test_a_ladder_is_made_for_the_chosen_game(anna: Any, league_a: League, second: str) -> None:
+    client = signed_in(anna)
+    response = client.post(LADDER_ADD, {**LADDER_FORM, "league": league_a.pk, "kind": second})
+
+    assert response.status_code == 302, response.content.decode()[:2000]
+    assert Ladder.objects.get(name="Admin ladder").kind == second
+
+
+def test_an_unknown_game_is_refused_and_nothing_is_made(anna: Any, league_a: League) -> None:
+    with pytest.raises(TournamentError, match="there is no game 'chess'"):
+        services.create_tournament(league_a, anna, "Chess Cup", kind="chess")
+    assert not Tournament.objects.filter(name="Chess Cup").exists()
