@@ -241,10 +241,13 @@ def _seen_move(move: Move) -> seen.SeenMove:
     return seen.move(game, move, move.seat.player_name, seen.viewer_of(game, _reader.get()))
 
 
-class MoveInline(ReadOnlyInline):
-    model = Move
-    fields = ("number", "player", "shown_action", "shown_dice", "source", "actor", "created_at")
-    readonly_fields = fields
+class SeenMoveColumns:
+    """A move's columns in the admin: its player, and its action, dice and events as
+    the reader may see them."""
+
+    @admin.display(description="player")
+    def player(self, move: Move) -> str:
+        return seat_label(move.seat)
 
     @admin.display(description="action")
     def shown_action(self, move: Move) -> str:
@@ -254,6 +257,15 @@ class MoveInline(ReadOnlyInline):
     def shown_dice(self, move: Move) -> list[int]:
         return _seen_move(move).dice
 
+    @admin.display(description="events")
+    def shown_events(self, move: Move) -> str:
+        return format_html("<pre>{}</pre>", json.dumps(_seen_move(move).events, indent=2))
+
+
+class MoveInline(SeenMoveColumns, ReadOnlyInline):
+    model = Move
+    fields = ("number", "player", "shown_action", "shown_dice", "source", "actor", "created_at")
+    readonly_fields = fields
     verbose_name_plural = "Move log (read-only)"
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Move]:
@@ -264,16 +276,12 @@ class MoveInline(ReadOnlyInline):
             .order_by("number")
         )
 
-    @admin.display(description="player")
-    def player(self, move: Move) -> str:
-        return seat_label(move.seat)
-
 
 # --- the move log --------------------------------------------------------------------
 
 
 @admin.register(Move)
-class MoveAdmin(ReadOnlyAdminMixin, SeenByReaderAdmin):
+class MoveAdmin(SeenMoveColumns, ReadOnlyAdminMixin, SeenByReaderAdmin):
     """The move log is the source of truth: nobody adds, edits or deletes a row."""
 
     list_display = ("game", "number", "player", "shown_action", "source", "actor", "created_at")
@@ -291,22 +299,6 @@ class MoveAdmin(ReadOnlyAdminMixin, SeenByReaderAdmin):
         "actor",
     )
     readonly_fields = fields
-
-    @admin.display(description="action")
-    def shown_action(self, move: Move) -> str:
-        return _seen_move(move).action
-
-    @admin.display(description="dice")
-    def shown_dice(self, move: Move) -> list[int]:
-        return _seen_move(move).dice
-
-    @admin.display(description="events")
-    def shown_events(self, move: Move) -> str:
-        return format_html("<pre>{}</pre>", json.dumps(_seen_move(move).events, indent=2))
-
-    @admin.display(description="player")
-    def player(self, move: Move) -> str:
-        return seat_label(move.seat)
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Move]:
         moves = super().get_queryset(request)

@@ -21,6 +21,14 @@ def new_invite_token() -> str:
     return secrets.token_urlsafe(16)
 
 
+def kind_field(help_text: str) -> models.CharField:
+    """The game kind a row is of (a game, an event, a ladder, a rating): a registered
+    kind's key, World War 5's for every row made before there were kinds."""
+    return models.CharField(
+        max_length=20, choices=kind_choices, default=DEFAULT_KIND, help_text=help_text
+    )
+
+
 class Game(models.Model):
     class Status(models.TextChoices):
         OPEN = "open", "Waiting for players"
@@ -40,12 +48,7 @@ class Game(models.Model):
         BANK = "bank", "A time bank per player, with an increment per decision"
 
     name = models.CharField(max_length=80, blank=True)
-    kind = models.CharField(
-        max_length=20,
-        choices=kind_choices,
-        default=DEFAULT_KIND,
-        help_text="The game played",
-    )
+    kind = kind_field("The game played")
     # The kind's own options (World War 5: its board, setup and house variant), as the
     # kind's ``check_options`` stores them; the server's options are the columns below.
     options = models.JSONField(default=dict, blank=True, help_text="The game's own options")

@@ -108,28 +108,32 @@ def move(game: Game, row: Move, player: str, viewer: Viewer) -> SeenMove:
     )
 
 
+def _players(game: Game, seats: list[Seat] | None) -> dict[int, str]:
+    """The kind's name of the player of each seat, by seat id."""
+    return {s.pk: s.player_name for s in (seats if seats is not None else seats_in(game))}
+
+
+def _seen_row(game: Game, row: Move, viewer: Viewer, seats: list[Seat] | None) -> SeenMove:
+    """One move row, made by its seat's player, as ``viewer`` may see it."""
+    return move(game, row, _players(game, seats)[row.seat_id], viewer)
+
+
 def moves(game: Game, viewer: Viewer, seats: list[Seat] | None = None) -> list[SeenMove]:
     """The game's moves in order, as ``viewer`` may see them."""
-    players = {s.pk: s.player_name for s in (seats if seats is not None else seats_in(game))}
+    players = _players(game, seats)
     return [move(game, row, players[row.seat_id], viewer) for row in game.moves.order_by("number")]
 
 
 def last_move(game: Game, viewer: Viewer, seats: list[Seat] | None = None) -> SeenMove | None:
     row = game.moves.order_by("-number").first()
-    if row is None:
-        return None
-    players = {s.pk: s.player_name for s in (seats if seats is not None else seats_in(game))}
-    return move(game, row, players[row.seat_id], viewer)
+    return None if row is None else _seen_row(game, row, viewer, seats)
 
 
 def move_numbered(
     game: Game, number: int, viewer: Viewer, seats: list[Seat] | None = None
 ) -> SeenMove | None:
     row = game.moves.filter(number=number).first()
-    if row is None:
-        return None
-    players = {s.pk: s.player_name for s in (seats if seats is not None else seats_in(game))}
-    return move(game, row, players[row.seat_id], viewer)
+    return None if row is None else _seen_row(game, row, viewer, seats)
 
 
 def replay_step(
@@ -142,10 +146,7 @@ def replay_step(
     last = len(states) - 1
     row, full = states[min(max(step, 0), last)]
     state = shown(game, full, viewer)
-    if row is None:
-        return last, None, state
-    players = {s.pk: s.player_name for s in (seats if seats is not None else seats_in(game))}
-    return last, move(game, row, players[row.seat_id], viewer), state
+    return last, None if row is None else _seen_row(game, row, viewer, seats), state
 
 
 def game_record(game: Game, viewer: Viewer) -> dict[str, Any]:
@@ -157,7 +158,7 @@ def game_record(game: Game, viewer: Viewer) -> dict[str, Any]:
     seats = list(game.seats.select_related("user__profile").order_by("number"))
     names = describe.player_names(seats)
     replaced = selectors.replacements(game.events.all(), {s.pk: s for s in seats})
-    players = {s.pk: s.player_name for s in seats}
+    players = _players(game, seats)
     moves = []
     for row, after in states[1:]:
         assert row is not None

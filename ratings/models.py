@@ -18,8 +18,7 @@ from django.db import models
 from django.db.models import Q
 from django.utils import timezone
 
-from games.kinds import DEFAULT_KIND, kind_choices
-from games.models import Game
+from games.models import Game, kind_field
 
 
 class Ladder(models.Model):
@@ -39,12 +38,7 @@ class Ladder(models.Model):
         "tournaments.League", on_delete=models.PROTECT, related_name="ladders"
     )
     name = models.CharField(max_length=100)
-    kind = models.CharField(
-        max_length=20,
-        choices=kind_choices,
-        default=DEFAULT_KIND,
-        help_text="The game the ladder plays",
-    )
+    kind = kind_field("The game the ladder plays")
     # Its games' own options (their kind's; World War 5's board is chosen), as every game
     # gets them: the kind sets back what it keeps out of rated play (``event_options``).
     options = models.JSONField(default=dict, blank=True, help_text="Its games' own options")
@@ -229,12 +223,7 @@ class Rating(models.Model):
     keyed by ``user``; else the season, of its ladder's kind, keyed by ``player``). The
     journal is the record; this is the sum."""
 
-    kind = models.CharField(
-        max_length=20,
-        choices=kind_choices,
-        default=DEFAULT_KIND,
-        help_text="The game rated (a season's is its ladder's)",
-    )
+    kind = kind_field("The game rated (a season's is its ladder's)")
     season = models.ForeignKey(
         Season, null=True, blank=True, on_delete=models.CASCADE, related_name="ratings"
     )
@@ -283,12 +272,7 @@ class JournalEntry(models.Model):
     and after, the rank and seat, and the model's settings. ``kind``: the pool's game
     (the game's own), by which a global pool's journal is read and replayed."""
 
-    kind = models.CharField(
-        max_length=20,
-        choices=kind_choices,
-        default=DEFAULT_KIND,
-        help_text="The game rated (the pool's kind)",
-    )
+    kind = kind_field("The game rated (the pool's kind)")
     season = models.ForeignKey(
         Season, null=True, blank=True, on_delete=models.CASCADE, related_name="journal"
     )

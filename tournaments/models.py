@@ -11,8 +11,7 @@ from django.conf import settings
 from django.db import models
 from django.utils import timezone
 
-from games.kinds import DEFAULT_KIND, kind_choices
-from games.models import Game
+from games.models import Game, kind_field
 
 
 class League(models.Model):
@@ -108,12 +107,7 @@ class Tournament(models.Model):
 
     league = models.ForeignKey(League, on_delete=models.PROTECT, related_name="tournaments")
     name = models.CharField(max_length=100)
-    kind = models.CharField(
-        max_length=20,
-        choices=kind_choices,
-        default=DEFAULT_KIND,
-        help_text="The game the event plays",
-    )
+    kind = kind_field("The game the event plays")
     # Its games' own options (their kind's; World War 5's board is chosen), as every game
     # gets them: the kind sets back what it keeps out of tournament play (``event_options``).
     options = models.JSONField(default=dict, blank=True, help_text="Its games' own options")

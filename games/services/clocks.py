@@ -12,7 +12,7 @@ from django.conf import settings
 from games import clock
 from games.kinds import kind_of
 from games.models import Game, Seat
-from games.selectors import away_periods
+from games.selectors import away_periods, waiting_seats
 
 
 def arm_reminder(game: Game, allowed: timedelta) -> None:
@@ -26,10 +26,10 @@ def time_allowed(game: Game, state: Any, due: list[Seat] | None = None) -> timed
     """The time for the pending decision: a defender's retreat has its own, shorter time;
     in a bank game a turn or placement may use what is left of its player's bank (of
     the emptiest bank, for a decision several players make at once). ``due``: the seats
-    whose decision it is (default: the one the game waits for)."""
+    whose decision it is (default: those the game waits for)."""
     if kind_of(game).is_reply(state):
         return game.retreat_time
-    due = due if due is not None else [game.to_move] if game.to_move is not None else []
+    due = due if due is not None else waiting_seats(game)
     if game.time_control == Game.TimeControl.BANK and due:
         return min(seat.bank_left if seat.bank_left is not None else game.bank_time for seat in due)
     return game.decision_time
@@ -42,7 +42,7 @@ MIN_BANK_GRACE = timedelta(hours=1)
 def grace_time(game: Game, state: Any, due: list[Seat] | None = None) -> timedelta:
     """The one extension a missed decision gets: the decision's time again; in a bank
     game (whose bank is now empty) the increment, at least MIN_BANK_GRACE. ``due``: the
-    seats whose decision it is (default: the one the game waits for)."""
+    seats whose decision it is (default: those the game waits for)."""
     if not kind_of(game).is_reply(state) and game.time_control == Game.TimeControl.BANK:
         return max(game.increment, MIN_BANK_GRACE)
     return time_allowed(game, state, due)
@@ -51,9 +51,9 @@ def grace_time(game: Game, state: Any, due: list[Seat] | None = None) -> timedel
 def start_clock(game: Game, state: Any, now: datetime, due: list[Seat] | None = None) -> None:
     """The deadline and reminder of the decision now due; its clock stands still while
     its player is away (when the game says so): for several players deciding at once,
-    while any of them is. ``due``: the seats whose decision it is (default: the one
+    while any of them is. ``due``: the seats whose decision it is (default: those
     the game waits for)."""
-    due = due if due is not None else [game.to_move] if game.to_move is not None else []
+    due = due if due is not None else waiting_seats(game)
     allowed = time_allowed(game, state, due)
     bank = not kind_of(game).is_reply(state) and game.time_control == Game.TimeControl.BANK
     game.clock_started_at = now if bank else None
