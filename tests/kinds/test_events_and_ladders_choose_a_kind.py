@@ -5,20 +5,19 @@ and what is made plays the chosen kind."""
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any, ClassVar
+from typing import Any
 
 import pytest
 from django.test import Client
 
-from games.kinds import register_kind, unregister_kind
 from ratings.models import Ladder
+from tests.kinds.registered import SecondGame, registered
 from tests.ratings.test_admin import FORM as LADDER_FORM
 from tests.tournaments.conftest import anna, league_a
 from tests.tournaments.test_admin import settings_form
 from tournaments import services
 from tournaments.errors import TournamentError
 from tournaments.models import League, Tournament
-from ww5.kind import WorldWar5
 
 __all__ = ["anna", "league_a"]
 
@@ -28,16 +27,10 @@ EVENT_ADD = "/admin/tournaments/tournament/add/"
 LADDER_ADD = "/admin/ratings/ladder/add/"
 
 
-class SecondGame(WorldWar5):
-    key: ClassVar[str] = "second-game"
-    name: ClassVar[str] = "Second Game"
-
-
 @pytest.fixture
 def second() -> Iterator[str]:
-    register_kind(SecondGame())
-    yield SecondGame.key
-    unregister_kind(SecondGame.key)
+    with registered(SecondGame()) as kind:
+        yield kind.key
 
 
 def signed_in(user: Any) -> Client:

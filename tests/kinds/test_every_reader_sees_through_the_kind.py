@@ -20,7 +20,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from games import digests, links, services
-from games.kinds import Position, Viewer, register_kind, unregister_kind
+from games.kinds import Position, Viewer
 from games.models import Game
 from inbound import answers
 from mail.models import OutgoingMail
@@ -35,6 +35,7 @@ from tests.games.factories import (
     play,
     seated_game,
 )
+from tests.kinds.registered import registered
 from ww5.kind import WorldWar5
 
 __all__ = ["alice", "bob", "carol", "dice", "olga"]
@@ -76,10 +77,8 @@ class Blindfold(WorldWar5):
 
 @pytest.fixture(autouse=True)
 def blindfold() -> Iterator[Blindfold]:
-    kind = Blindfold()
-    register_kind(kind)
-    yield kind
-    unregister_kind(kind.key)
+    with registered(Blindfold()) as kind:
+        yield kind
 
 
 @pytest.fixture

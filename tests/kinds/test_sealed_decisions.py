@@ -15,11 +15,12 @@ from django.db import transaction
 
 from games import seen, selectors, services
 from games.errors import NotYourDecision, StaleForm
-from games.kinds import EVERYONE, register_kind, unregister_kind
+from games.kinds import EVERYONE
 from games.models import Game, Move
 from games.options import GameOptions
 from tests.games.factories import Clock, alice, bob, carol, clock
 from tests.kinds.numbers import SEALED, SecretNumbers
+from tests.kinds.registered import registered
 
 __all__ = ["alice", "bob", "carol", "clock"]
 
@@ -30,10 +31,8 @@ DAY_HALF = timedelta(hours=12)
 
 @pytest.fixture(autouse=True)
 def numbers() -> Iterator[SecretNumbers]:
-    kind = SecretNumbers()
-    register_kind(kind)
-    yield kind
-    unregister_kind(kind.key)
+    with registered(SecretNumbers()) as kind:
+        yield kind
 
 
 def started(numbers: SecretNumbers, clock: Clock, *players: User | str, rounds: int = 2) -> Game:

@@ -6,40 +6,32 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Sequence
-from typing import Any, ClassVar
+from typing import Any
 
 import pytest
 from django.test import Client
 
 from games import services as games
-from games.kinds import all_kinds, kind_named, register_kind, unregister_kind
+from games.kinds import all_kinds, kind_named
 from games.models import Game
 from games.options import GameOptions
 from ratings import ladder as ladders
 from ratings import matchmaking, pools, selectors
 from ratings.models import JournalEntry, Rating
+from tests.kinds.registered import SecondGame, registered
 from tests.ratings.conftest import end
 from tournaments.models import League
-from ww5.kind import WorldWar5
 from ww5.tournament import CONTINENTS
 
 pytestmark = pytest.mark.django_db
 
-SECOND = "second-game"
-
-
-class SecondGame(WorldWar5):
-    """Another game, played by World War 5's rules, rated apart."""
-
-    key: ClassVar[str] = SECOND
-    name: ClassVar[str] = "Second Game"
+SECOND = SecondGame.key
 
 
 @pytest.fixture
 def second() -> Iterator[str]:
-    register_kind(SecondGame())
-    yield SECOND
-    unregister_kind(SECOND)
+    with registered(SecondGame()) as kind:
+        yield kind.key
 
 
 def played(users: Sequence[Any], order: Sequence[Sequence[int]], kind: str = "ww5") -> Game:
