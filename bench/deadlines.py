@@ -49,7 +49,8 @@ def template_game() -> Any:
 def game_in_play(alice: Any, bob: Any, name: str) -> Any:
     """A two-player game of ``alice`` (North America) and ``bob`` (Europe), its strict
     setup played with the services: in play, its first player to move."""
-    from games import engine, services
+    from games import services
+    from ww5 import engine
 
     game = services.create_game(alice, name=name, home="north-america")
     services.join_game(game.pk, bob, home="europe")

@@ -12,9 +12,9 @@ import platform
 import random
 import time
 
-from games.engine import BOARDS, apply_action, legal_actions, new_game
-from games.engine.bots import BOTS
-from games.engine.state import OVER
+from ww5.engine import BOARDS, apply_action, legal_actions, new_game
+from ww5.engine.bots import BOTS
+from ww5.engine.state import OVER
 
 HOMES = ["north-america", "europe", "asia", "africa", "south-america", "australia"]
 PLY_LIMIT = 3000

@@ -214,8 +214,9 @@ def play_games(players: list[int], decisions: int) -> list[Any]:
 
     from accounts.models import Profile
     from accounts.services import update_profile
-    from games import engine, services
+    from games import services
     from games.models import Game
+    from ww5 import engine
 
     # A six-player game is meant: the engine's warning about its length (R3) is known.
     warnings.filterwarnings("ignore", category=engine.ManyPlayersWarning)
@@ -382,7 +383,7 @@ def deliver(
         make: Any = threading.Thread
     else:
         connections.close_all()  # a forked child must not share the parent's connection
-        from games import boardpng
+        from ww5 import boardpng
 
         boardpng.warm_up()  # as a worker's main process does before its pool forks
         context = multiprocessing.get_context("fork")

@@ -144,7 +144,7 @@ class Client(threading.Thread):
     def run(self) -> None:
         import psycopg
 
-        from games.engine import legal_actions, load_position
+        from ww5.engine import legal_actions, load_position
 
         http_conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
         with psycopg.connect(DATABASE_URL) as db:
@@ -341,7 +341,7 @@ def counted_moves(games: list[dict[str, Any]], moves: int) -> str:
     import redis
     from django.db import connection
 
-    from games.engine import legal_actions, load_position
+    from ww5.engine import legal_actions, load_position
     from ww5site.wsgi import application
 
     rng = random.Random(0)

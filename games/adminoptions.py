@@ -11,7 +11,7 @@ from django.http import HttpRequest
 
 from games.forms import BOARD_CHOICES, SETUP_CHOICES
 from games.models import Game
-from games.templatetags.boards import board_name
+from ww5.templatetags.boards import board_name
 
 
 @admin.display(description="board")

@@ -19,9 +19,9 @@ from django.utils import timezone
 
 from accounts.digest_times import next_digest_at
 from accounts.models import Profile
-from games import describe, links, notify, seen, selectors
-from games.engine import BOARDS
+from games import links, notify, seen, selectors, wording
 from games.models import Game, Move
+from ww5.engine import BOARDS
 
 # Lines of moves told per game; a busier game's digest says how many more there were.
 MOVES_PER_GAME = 40
@@ -72,7 +72,7 @@ def digest_games(user: AbstractBaseUser, since: datetime, until: datetime) -> li
     told = []
     for game in games:
         seats = list(game.seats.select_related("user__profile"))
-        names = describe.player_names(seats)
+        names = wording.player_names(seats)
         by_id = {s.pk: s for s in seats}
         mine = next(s for s in seats if s.user_id == user.pk)
         moves = list(

@@ -3,7 +3,7 @@ it refuses, and each means nothing was changed."""
 
 from __future__ import annotations
 
-from games.describe import ELIMINATES
+from ww5.describe import ELIMINATES
 
 
 class GameError(Exception):

@@ -7,12 +7,12 @@ from typing import Any
 
 from django import forms
 
-from games.engine import BOARDS
-from games.engine.board import DEFAULT_BOARD
-from games.engine.bots import BOTS
 from games.models import Game
 from games.options import MAX_MISSED, MAX_TIME, GameOptions
 from games.services import MAX_SEATS, MIN_SEATS
+from ww5.engine import BOARDS
+from ww5.engine.board import DEFAULT_BOARD
+from ww5.engine.bots import BOTS
 from ww5site.durations import counted
 
 MAX_HOURS = int(MAX_TIME.total_seconds()) // 3600

@@ -17,11 +17,12 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
 
-from games import boardmarks, describe, engine, links, replyto, seen, selectors
-from games.engine import BOARDS, Board, State
+from games import links, replyto, seen, selectors, wording
 from games.kinds import kind_of
 from games.models import Game, GameEvent, Move, Seat
 from mail.parts import InlinePart, content_id
+from ww5 import boardmarks, describe, engine
+from ww5.engine import BOARDS, Board, State
 
 # The kind of inline part by which a decision mail shows the board (``board_part``), and
 # the Content-ID its HTML part shows it by.
@@ -105,7 +106,7 @@ def decision_context(
     if seats is None:
         seats = list(game.seats.select_related("user__profile"))
     state = seen.shown(game, state, seen.seat_viewer(game, seat))
-    names = describe.player_names(seats)
+    names = wording.player_names(seats)
     return {
         "game": game,
         "seat": seat,
@@ -137,7 +138,7 @@ def board_spec(
 
 def board_picture(spec: dict[str, Any]) -> bytes:
     """The board of a ``board_spec`` as a PNG picture."""
-    from games import boardpng, boardview
+    from ww5 import boardpng, boardview
 
     state = engine.load_position(spec["position"])
     marks = boardmarks.Marks.from_data(spec.get("marks"))
@@ -248,7 +249,7 @@ def queue_decision_mail(
 def queue_result_mails(game: Game, state: State, seats: list[Seat]) -> None:
     """The final result and ranking, to every player who wants each event. ``seats``:
     the game's seats, ranked, with their users' profiles."""
-    names = describe.player_names(seats)
+    names = wording.player_names(seats)
     seats = sorted(seats, key=lambda s: (s.rank or 99, s.number))
     for seat in seats:
         if seat.user is not None and _wants_events(seat.user):
@@ -262,7 +263,7 @@ def queue_start_mails(game: Game, seats: list[Seat]) -> None:
     told = [s for s in seats if s.user is not None and s.user.email and _wants_events(s.user)]
     if not told:
         return  # the context is not worth building
-    lines = describe.describe_start(game.start_record, describe.player_names(seats))
+    lines = describe.describe_start(game.start_record, wording.player_names(seats))
     board = BOARDS[game.options["board"]]
     players = [
         {
@@ -356,7 +357,7 @@ def queue_event_mails(game: Game, move: Move, state: State, seats: list[Seat]) -
     ]
     if not recipients:
         return
-    names = describe.player_names(seats)
+    names = wording.player_names(seats)
     mover = next(s for s in seats if s.pk == move.seat_id)
     for seat in recipients:
         shown = seen.move(game, move, mover.player_name, seen.seat_viewer(game, seat))

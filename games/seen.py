@@ -18,7 +18,7 @@ from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 
-from games import describe, selectors
+from games import selectors, wording
 from games.kinds import EVERYONE, SPECTATOR, Event, Position, Viewer, kind_of
 from games.models import Game, GameEvent, Move, Seat
 
@@ -156,7 +156,7 @@ def game_record(game: Game, viewer: Viewer) -> dict[str, Any]:
     kind = kind_of(game)
     states = selectors.replay(game)
     seats = list(game.seats.select_related("user__profile").order_by("number"))
-    names = describe.player_names(seats)
+    names = wording.player_names(seats)
     replaced = selectors.replacements(game.events.all(), {s.pk: s for s in seats})
     players = _players(game, seats)
     moves = []
@@ -167,7 +167,7 @@ def game_record(game: Game, viewer: Viewer) -> dict[str, Any]:
             {
                 "number": shown.number,
                 "player": shown.player,
-                "by": describe.names_at(names, replaced, shown.number).get(shown.player, ""),
+                "by": wording.names_at(names, replaced, shown.number).get(shown.player, ""),
                 "action": shown.action,
                 "dice": shown.dice,
                 "events": shown.events,

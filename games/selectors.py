@@ -22,10 +22,11 @@ from django.db.models import Q, QuerySet
 from django.utils import timezone
 
 from accounts.models import Absence
-from games import clock, describe, engine
-from games.engine.state import State
+from games import clock, wording
 from games.kinds import kind_of
 from games.models import Game, GameEvent, Move, Seat
+from ww5 import engine
+from ww5.engine.state import State
 
 ACTIVE = (Game.Status.SETUP, Game.Status.PLAY)
 
@@ -134,14 +135,14 @@ def waiting_sentence(game: Game, seat: Seat | None, yours: str, others: str) -> 
     name of who decides ("Now the game waits for {}")."""
     if game.status == Game.Status.OVER:
         winner = game.winner.display_name if game.winner else "no one (a draw)"
-        return describe.sentence(f"The game is over: the winner is {winner}")
+        return wording.sentence(f"The game is over: the winner is {winner}")
     if not game.is_active:
-        return describe.sentence(f"The game is {game.get_status_display().lower()}")
+        return wording.sentence(f"The game is {game.get_status_display().lower()}")
     if game.is_paused:
         return "The game is paused by an organiser."
     if seat is not None and decides_now(game, seat):
         return yours
-    return describe.sentence(others.format(waiting_names(game)))
+    return wording.sentence(others.format(waiting_names(game)))
 
 
 def can_organise(game: Game, user: AbstractBaseUser | None) -> bool:
@@ -260,7 +261,7 @@ def replay(game: Game) -> list[tuple[Move | None, State]]:
 
 
 def replacements(events: Iterable[GameEvent], seats: dict[int, Seat]) -> list[tuple[int, str, str]]:
-    """The seats that changed hands, for ``describe.names_at``: (moves before the change,
+    """The seats that changed hands, for ``wording.names_at``: (moves before the change,
     the seat's colour, the name of the player who left it), oldest first."""
     return [
         (event.after_move, seats[event.seat_id].player_name, event.data.get("before", ""))

@@ -50,6 +50,6 @@ def send_digests() -> int:
 def lay_out_board_pictures(**kwargs: object) -> None:
     """In the worker's main process, before its pool forks: every board picture's layout,
     which the pool's processes then share instead of each computing it for its first mail."""
-    from games import boardpng
+    from ww5 import boardpng
 
     boardpng.warm_up()

@@ -25,8 +25,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from games import boardmarks, boardview, describe, links, seen, selectors, services
-from games.engine import BOARDS, Board, State
+from games import links, seen, selectors, services, wording
 from games.forms import (
     MANY_PLAYERS,
     MANY_PLAYERS_WARNING,
@@ -39,6 +38,8 @@ from games.forms import (
     ResignForm,
 )
 from games.models import Game, GameEvent, Move, Seat
+from ww5 import boardmarks, boardview, describe
+from ww5.engine import BOARDS, Board, State
 
 INVITES = "game_invites"  # session key: game pk -> invite token the visitor opened
 RECENT_FINISHED = 10
@@ -198,7 +199,7 @@ def _result_context(game: Game, seats: list[Seat]) -> dict[str, Any]:
     if game.result_corrected_at is None:
         return {"correction": None, "shared_first": []}
     correction = game.events.filter(kind=GameEvent.Kind.CORRECT).order_by("-created_at").first()
-    first = [describe.named(s) for s in seats if s.rank == 1] if game.winner_id is None else []
+    first = [wording.named(s) for s in seats if s.rank == 1] if game.winner_id is None else []
     return {"correction": correction, "shared_first": first}
 
 
@@ -209,7 +210,7 @@ def _bank_left(game: Game, seat: Seat) -> str:
     if left is None:
         return ""
     left = timedelta(minutes=-(-left.total_seconds() // 60))
-    return describe.duration(left) if left else "none"
+    return wording.duration(left) if left else "none"
 
 
 def _away_until(seat: Seat) -> datetime | None:
@@ -238,7 +239,7 @@ def _log(
         while at < len(events) and events[at].after_move < move.number:
             entries.append({"event": events[at]})
             at += 1
-        then = describe.names_at(names, replaced, move.number)
+        then = wording.names_at(names, replaced, move.number)
         words = describe.describe_move(board, move.action, move.player, move.events, then)
         entries.append({"move": move, "words": words, "source": move.get_source_display()})
     entries += [{"event": event} for event in events[at:]]
@@ -274,14 +275,8 @@ def _decision(
         "chosen": chosen if chosen in legal else "",
         "notation": notation[:200],
         "pending": state.pending is not None,
-        "can_eliminate": _can_eliminate(groups),
+        "can_eliminate": wording.needs_confirming(groups),
     }
-
-
-def _can_eliminate(groups: list[describe.ChoiceGroup]) -> bool:
-    """Whether any choice would eliminate the player (R15): only then does the form
-    ask them to confirm it."""
-    return any(choice.eliminates for group in groups for choice in group.choices)
 
 
 def sign_in_first(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
@@ -312,7 +307,7 @@ def lobby(request: HttpRequest) -> HttpResponse:
     public = with_seats.filter(is_public=True)
     open_page = _page(request, "page", public.filter(status=Game.Status.OPEN), "created_at")
     for game in open_page:
-        game.decision_text = describe.duration(game.decision_time)
+        game.decision_text = wording.duration(game.decision_time)
     playing = public.filter(status__in=services.ACTIVE).select_related("to_move__user__profile")
     context = {
         "open_games": list(open_page),
@@ -458,7 +453,7 @@ def _outcome(
         return None
     words = describe.describe_move(_board(game), move.action, move.player, move.events, names)
     parts = (words.action, words.dice, *words.followed)
-    lines = [describe.sentence(part) for part in parts if part]
+    lines = [wording.sentence(part) for part in parts if part]
     return {"move": move, "lines": lines, "now": now_waiting(game, me)}
 
 
@@ -493,7 +488,7 @@ def _game_context(
     done: str = "",
 ) -> dict[str, Any]:
     seats = _seats(game)
-    names = describe.player_names(seats)
+    names = wording.player_names(seats)
     viewer = seen.viewer_of(game, request.user)
     state = seen.state(game, viewer)
     my_seat = selectors.seat_for(game, request.user)
@@ -512,10 +507,10 @@ def _game_context(
         "is_open": is_open,
         "choosing": choosing,
         "waiting_for": selectors.waiting_seats(game, seats),
-        "decision_time": describe.duration(game.decision_time),
-        "bank_time": describe.duration(game.bank_time),
-        "increment": describe.duration(game.increment),
-        "retreat_time": describe.duration(game.retreat_time),
+        "decision_time": wording.duration(game.decision_time),
+        "bank_time": wording.duration(game.bank_time),
+        "increment": wording.duration(game.increment),
+        "retreat_time": wording.duration(game.retreat_time),
         "start_lines": describe.describe_start(game.start_record, names),
         "log": log,
         "log_earlier": log[:-RECENT_LOG],
@@ -625,7 +620,7 @@ def _service_post(request: HttpRequest, pk: int, act: Callable[[Game], str]) -> 
     try:
         done = act(game)
     except services.GameError as refusal:
-        messages.error(request, f"Refused: {describe.sentence(refusal)} {NOTHING_CHANGED}")
+        messages.error(request, f"Refused: {wording.sentence(refusal)} {NOTHING_CHANGED}")
     else:
         messages.success(request, done)
     return redirect(_game_url(game))
@@ -774,7 +769,7 @@ def replay(request: HttpRequest, pk: int) -> HttpResponse:
         asked = 0
     last, move_at, state = seen.replay_step(game, seen.viewer_of(game, request.user), asked, seats)
     step = min(max(asked, 0), last)
-    names = describe.player_names(seats)
+    names = wording.player_names(seats)
     words = None
     if move_at is not None:
         words = describe.describe_move(
@@ -867,13 +862,13 @@ def decide(request: HttpRequest, token: str) -> HttpResponse:
                 context = {"game": game, "done": words, "duplicate": done}
                 game.refresh_from_db()
                 seats = _seats(game)
-                names = describe.player_names(seats)
+                names = wording.player_names(seats)
                 number = str(decision.move.number)
                 viewer = seen.seat_viewer(game, seat)
                 context["outcome"] = _outcome(game, seats, names, number, seat, viewer)
                 return render(request, "games/decide.html", context)
     seats = _seats(game)
-    names = describe.player_names(seats)
+    names = wording.player_names(seats)
     viewer = seen.seat_viewer(game, seat)
     state = seen.state(game, viewer)
     groups = describe.choices(state, names)
@@ -886,7 +881,7 @@ def decide(request: HttpRequest, token: str) -> HttpResponse:
             "turn": link.turn,
             "confirm": confirm,
             "pending": state.pending is not None,
-            "can_eliminate": _can_eliminate(groups),
+            "can_eliminate": wording.needs_confirming(groups),
         },
         "decision_action": request.path,
         **position_context(_board(game), state, names, _last_events(game, viewer), seats),

@@ -17,10 +17,11 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 
-from games import describe, notify, seen, selectors
+from games import notify, seen, selectors, wording
 from games.models import Game, Move, Seat
 from mail.models import OutgoingMail
 from mail.services import queue_mail
+from ww5 import describe
 
 HELP = f"""How replies work:
 - Reply to a "your decision" mail with your move on the first line, in the notation
@@ -119,7 +120,7 @@ def queue_answer(
     state = seen.state(game, viewer) if game is not None and viewer is not None else None
     if game is not None and seat is not None and viewer is not None and state is not None:
         seats = list(game.seats.select_related("user__profile"))
-        names = describe.player_names(seats)
+        names = wording.player_names(seats)
         if answer.board:
             context["board_lines"] = notify.board_lines(game, state, names)
             context["board_cid"] = notify.BOARD_CID
@@ -191,13 +192,13 @@ def move_lines(game: Game, move: Move, seat: Seat) -> list[str]:
     """The move as applied, its dice and what followed, one line each, as the player of
     ``seat`` may see them."""
     seats = list(game.seats.select_related("user__profile"))
-    names = describe.player_names(seats)
+    names = wording.player_names(seats)
     mover = next(s for s in seats if s.pk == move.seat_id)
     shown = seen.move(game, move, mover.player_name, seen.seat_viewer(game, seat))
     words = describe.describe_move(
         describe.board_of(game), shown.action, shown.player, shown.events, names
     )
-    return [describe.sentence(part) for part in (words.action, words.dice, *words.followed) if part]
+    return [wording.sentence(part) for part in (words.action, words.dice, *words.followed) if part]
 
 
 def phrase(game: Game, action: str) -> str:

@@ -9,13 +9,14 @@ from datetime import datetime
 
 from django.contrib.auth.models import AbstractBaseUser
 
-from games import describe, replyto, selectors, services
+from games import replyto, selectors, services
 from games.models import Game, Move, Seat
 from inbound import answers
 from inbound.answers import Answer
 from inbound.audit import Handled, finish
 from inbound.models import InboundMessage
 from inbound.reading import Reading
+from ww5 import describe
 
 Outcome = InboundMessage.Outcome
 COMMANDS = ("help", "board", "moves")

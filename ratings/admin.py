@@ -16,12 +16,12 @@ from games.errors import GameError
 from games.forms import BOARD_CHOICES, DEFAULT_BOARD
 from games.kinds import all_kinds
 from games.models import Game
-from games.templatetags.boards import board_name
 from ratings import ladder as ladders
 from ratings.errors import RatingError
 from ratings.models import JournalEntry, Ladder, LadderPlayer
 from tournaments.admin import LeagueScopedAdmin
 from tournaments.selectors import is_site_staff
+from ww5.templatetags.boards import board_name
 from ww5site.readonly import ReadOnlyAdminMixin
 
 # The ladder's settings, as its fields hold them (its kind, like an event's, is the one it

@@ -17,7 +17,7 @@ from django.db.models import F, Q, QuerySet
 from django.utils import timezone
 
 from accounts.services import display_name
-from games import describe
+from games import wording
 from games.kinds import DEFAULT_KIND, UnknownKind, kind_named
 from games.models import Game
 from games.selectors import can_see
@@ -351,7 +351,7 @@ def waiting_room(ladder: Ladder, now: datetime | None = None) -> dict[str, Any]:
     )
     for player in waiting:
         assert player.waiting_since is not None
-        player.waited = describe.duration(now - player.waiting_since)  # type: ignore[attr-defined]
+        player.waited = wording.duration(now - player.waiting_since)  # type: ignore[attr-defined]
     smallest = min(ladder.sizes)
     running = ladder.seasons.filter(ended_at__isnull=True).exists()
     return {
@@ -361,14 +361,14 @@ def waiting_room(ladder: Ladder, now: datetime | None = None) -> dict[str, Any]:
         "runs": running,
         "next_run": max(ladder.match_due_at, now),
         "due": ladder.match_due_at <= now,
-        "max_wait": describe.duration(ladder.max_wait),
+        "max_wait": wording.duration(ladder.max_wait),
         "every": _every(timedelta(seconds=settings.PERIODIC_JOBS_EVERY)),
     }
 
 
 def _every(interval: timedelta) -> str:
     """How often, as people say it: "every minute", "every 5 minutes"."""
-    words = describe.duration(interval)
+    words = wording.duration(interval)
     return words.removeprefix("1 ")
 
 

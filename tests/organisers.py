@@ -30,9 +30,7 @@ from django.utils import timezone
 
 from accounts.models import Absence
 from accounts.services import declare_absence
-from games import engine
 from games import services as games
-from games.engine.state import PLAY
 from games.models import Game
 from inbound.models import InboundMessage
 from mail.models import OutgoingMail
@@ -42,6 +40,8 @@ from ratings.models import Ladder
 from tests.personas import make_user
 from tournaments import rounds, services
 from tournaments.models import League, Tournament
+from ww5 import engine
+from ww5.engine.state import PLAY
 
 # Words that name B's or the stranger's things: none may show on a page of Anna's.
 FOREIGN_WORDS = ("League B", "Cup B", "Ladder B", "Stella", "stella", "carol", "dave", "boris")

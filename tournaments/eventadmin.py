@@ -25,11 +25,11 @@ from django.utils.html import format_html, format_html_join
 from games.forms import BOARD_CHOICES, DEFAULT_BOARD
 from games.kinds import all_kinds
 from games.models import Game
-from games.templatetags.boards import board_name
 from tournaments import eventjobs, eventsettings, export, selectors, services
 from tournaments.admin import LeagueScopedAdmin
 from tournaments.errors import TournamentError
 from tournaments.models import Entry, EventJob, Tournament
+from ww5.templatetags.boards import board_name
 from ww5site.durations import counted
 
 FIELDSETS = (

@@ -12,13 +12,12 @@ from collections.abc import Mapping, Sequence
 from random import Random
 from typing import Any, ClassVar
 
-from games import engine
-from games.engine.board import DEFAULT_BOARD
-from games.engine.bots import BOTS
-from games.engine.lookahead import eliminates_mover
-from games.engine.state import State
 from games.kinds import PLAY, Bot, Dice, Event, GameKind, Position, Refused
-from ww5 import tournament
+from ww5 import engine, tournament
+from ww5.engine.board import DEFAULT_BOARD
+from ww5.engine.bots import BOTS
+from ww5.engine.lookahead import eliminates_mover
+from ww5.engine.state import State
 
 STRICT, CASUAL = "strict", "casual"
 

@@ -17,9 +17,9 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
-from games.engine import BOARDS, State, load_position
 from tournaments.core.adjudication import Adjudication, Elimination, ranking_steps
 from tournaments.core.adjudication import adjudicate as rank
+from ww5.engine import BOARDS, State, load_position
 
 Measure = Callable[[State, int], int]
 

@@ -14,7 +14,6 @@ from django.db.models import Max
 
 from accounts.services import display_name, locked_profile
 from games import notify
-from games.engine.bots import BOTS
 from games.errors import GameError
 from games.kinds import kind_named, kind_of
 from games.models import Game, Seat
@@ -32,6 +31,7 @@ from games.services.core import (
     seats_of,
     store_position,
 )
+from ww5.engine.bots import BOTS
 from ww5site.durations import counted
 
 

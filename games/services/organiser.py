@@ -12,7 +12,7 @@ from django.db import transaction
 from django.utils.text import Truncator
 
 from accounts.services import display_name
-from games import describe, notify
+from games import notify, wording
 from games.errors import GameError, StaleForm
 from games.models import Game, GameEvent, Move, Seat
 from games.selectors import can_organise, decides_now, waiting_seats
@@ -92,7 +92,7 @@ def _organiser(by: AbstractBaseUser) -> str:
 
 
 def _named(seat: Seat) -> str:
-    return describe.named(seat)
+    return wording.named(seat)
 
 
 def _tell(
@@ -175,7 +175,7 @@ def extend_deadline(game_id: int, by: AbstractBaseUser, extra: timedelta, reason
         game.save(update_fields=["deadline", "deadline_claimed_at", "remind_at"])
         seat = game.to_move
         whose = f"{_named(seat)}'s" if seat is not None else "the pending decision's"
-        text = f"{_organiser(by)} extended {whose} deadline by {describe.duration(extra)}."
+        text = f"{_organiser(by)} extended {whose} deadline by {wording.duration(extra)}."
         _tell(game, GameEvent.Kind.EXTEND, by, text, seat, reason, _waiting_player(game))
 
 

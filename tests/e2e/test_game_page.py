@@ -13,10 +13,11 @@ from django.urls import reverse
 from playwright.sync_api import Browser, Page, expect
 from pytest_django.live_server_helper import LiveServer
 
-from games import engine, links, services
+from games import links, services
 from games.models import Game
 from tests.e2e.test_player_journeys import make_player, signed_in_context
 from tests.games import test_pages_support as support
+from ww5 import engine
 
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 900}

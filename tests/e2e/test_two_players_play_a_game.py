@@ -20,10 +20,11 @@ from django.core import mail
 from playwright.sync_api import Browser, Page, expect
 from pytest_django.live_server_helper import LiveServer
 
-from games import boardshapes, services
-from games.engine import BOARDS
+from games import services
 from games.models import Game, Move
 from mail.models import OutgoingMail
+from ww5 import boardshapes
+from ww5.engine import BOARDS
 
 PASSWORD = "correct horse battery staple"
 GAME_NAME = "Alice against Bob"

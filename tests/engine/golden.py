@@ -14,9 +14,9 @@ import random
 from pathlib import Path
 from typing import Any
 
-from games.engine import apply_action, dump_position, forfeit, new_game
-from games.engine.bots import BOTS
-from games.engine.state import OVER
+from ww5.engine import apply_action, dump_position, forfeit, new_game
+from ww5.engine.bots import BOTS
+from ww5.engine.state import OVER
 
 DATA = Path(__file__).parent / "data"
 

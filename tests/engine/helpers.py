@@ -14,7 +14,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-from games.engine import State, load_position
+from ww5.engine import State, load_position
 
 DATA = Path(__file__).parent / "data"
 REPO_ROOT = Path(__file__).resolve().parents[2]

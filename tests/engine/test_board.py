@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
-from games.engine import BOARDS, BoardError, load_boards
 from tests.engine.helpers import DATA
+from ww5.engine import BOARDS, BoardError, load_boards
 
 FILE: dict[str, Any] = json.loads((DATA / "board.json").read_text(encoding="utf-8"))
 

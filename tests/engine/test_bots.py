@@ -7,9 +7,9 @@ from typing import Any
 
 import pytest
 
-from games.engine import apply_action, legal_actions, load_position, new_game
-from games.engine.bots import BOTS, greedy_bot, random_bot
-from games.engine.state import OVER, State
+from ww5.engine import apply_action, legal_actions, load_position, new_game
+from ww5.engine.bots import BOTS, greedy_bot, random_bot
+from ww5.engine.state import OVER, State
 
 BLUE, PURPLE = ("blue", "north-america"), ("purple", "europe")
 

@@ -9,7 +9,8 @@ from typing import Any
 
 import pytest
 
-from games.engine import (
+from tests.engine.helpers import DATA, REPO_ROOT, cases
+from ww5.engine import (
     IllegalAction,
     PositionError,
     apply_action,
@@ -19,11 +20,10 @@ from games.engine import (
     load_position,
     parse_action,
 )
-from tests.engine.helpers import DATA, REPO_ROOT, cases
 
 CASES = cases()
 SHARED = REPO_ROOT.parent / "shared" / "ww5"
-PACKAGED_BOARD = REPO_ROOT / "games" / "engine" / "board.json"
+PACKAGED_BOARD = REPO_ROOT / "ww5" / "engine" / "board.json"
 
 
 def case_id(case: dict[str, Any]) -> str:

@@ -12,8 +12,8 @@ from typing import Any
 
 import pytest
 
-from games.engine import apply_action, dump_position, forfeit, load_position, new_game
 from tests.engine.golden import GAMES
+from ww5.engine import apply_action, dump_position, forfeit, load_position, new_game
 
 DATA = Path(__file__).parent / "data"
 

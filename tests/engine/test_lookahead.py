@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from games.engine import IllegalAction, apply_action, eliminates_mover, start_position
 from tests.engine.helpers import BLUE, HOMES, OPENING, PURPLE, YELLOW, load
+from ww5.engine import IllegalAction, apply_action, eliminates_mover, start_position
 
 THREE = (BLUE, PURPLE, YELLOW)
 WIN_DICE = [6, 6, 6, 1, 1, 1]

@@ -7,7 +7,8 @@ import random
 
 import pytest
 
-from games.engine import (
+from tests.engine.helpers import BLUE, HOMES, OPENING, PURPLE, SEATS, YELLOW, load, retreat
+from ww5.engine import (
     BOARDS,
     IllegalAction,
     State,
@@ -18,7 +19,6 @@ from games.engine import (
     parse_action,
     start_position,
 )
-from tests.engine.helpers import BLUE, HOMES, OPENING, PURPLE, SEATS, YELLOW, load, retreat
 
 PLAY = load(OPENING)
 PENDING = load(

@@ -7,7 +7,7 @@ from fractions import Fraction
 
 import pytest
 
-from games.engine import combat_odds
+from ww5.engine import combat_odds
 
 SIZES = ("small", "medium", "large")
 # board.md, "Combat odds": attacker (row) against defender (column).

@@ -8,14 +8,6 @@ from typing import Any
 
 import pytest
 
-from games.engine import (
-    PositionError,
-    apply_action,
-    dump_position,
-    legal_actions,
-    load_position,
-    new_game,
-)
 from tests.engine.helpers import (
     BLUE,
     HOMES,
@@ -25,6 +17,14 @@ from tests.engine.helpers import (
     position,
     retreat,
     with_changes,
+)
+from ww5.engine import (
+    PositionError,
+    apply_action,
+    dump_position,
+    legal_actions,
+    load_position,
+    new_game,
 )
 
 NINE_KEYS = {

@@ -16,7 +16,8 @@ from dataclasses import dataclass
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games.engine import (
+from tests.engine.helpers import HOMES, SEATS
+from ww5.engine import (
     BOARDS,
     ManyPlayersWarning,
     State,
@@ -27,7 +28,6 @@ from games.engine import (
     load_position,
     new_game,
 )
-from tests.engine.helpers import HOMES, SEATS
 
 SIZES = ("small", "medium", "large")
 STEP_BOUND = 400  # per example; random games end long before (see below)

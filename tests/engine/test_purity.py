@@ -1,7 +1,7 @@
 """The engine is a library: it imports only the standard library (conventions, point 1).
 
 No Django, no Celery, no I/O, no clock and no global randomness: every import in
-``games/engine/*.py`` is relative or on the allowlist below, checked in the source and
+``ww5/engine/*.py`` is relative or on the allowlist below, checked in the source and
 in a fresh interpreter.
 """
 
@@ -17,7 +17,7 @@ import pytest
 
 from tests.engine.helpers import REPO_ROOT
 
-ENGINE = REPO_ROOT / "games" / "engine"
+ENGINE = REPO_ROOT / "ww5" / "engine"
 MODULES = sorted(ENGINE.glob("*.py"))
 ALLOWED = {
     "__future__",
@@ -109,8 +109,7 @@ def loaded_after(code: str) -> set[str]:
 
 
 IMPORT_ENGINE = "\n".join(
-    ["import games.engine"]
-    + [f"import games.engine.{p.stem}" for p in MODULES if p.stem != "__init__"]
+    ["import ww5.engine"] + [f"import ww5.engine.{p.stem}" for p in MODULES if p.stem != "__init__"]
 )
 # The allowlisted modules, used as the engine uses them (its board file is package data).
 IMPORT_ALLOWED = "\n".join(
@@ -122,7 +121,7 @@ IMPORT_ALLOWED = "\n".join(
 def test_importing_the_engine_loads_no_django_celery_redis_or_network() -> None:
     bare = loaded_after("pass")
     engine = loaded_after(IMPORT_ENGINE)
-    assert "games.engine.rules" in engine
+    assert "ww5.engine.rules" in engine
     for name in ("django", "celery", "redis", "kombu", "psycopg"):
         assert not any(m == name or m.startswith(name + ".") for m in engine), name
     for name in ("socket", "subprocess", "asyncio", "datetime", "sqlite3", "http", "email"):
@@ -134,7 +133,7 @@ def test_importing_the_engine_loads_nothing_beyond_its_allowlisted_modules() -> 
     # baseline imports the allowlist the same way, so only the engine's own modules differ.
     allowed = loaded_after(IMPORT_ALLOWED)
     engine = loaded_after(IMPORT_ENGINE)
-    extra = {m for m in engine - allowed if m != "games" and not m.startswith("games.engine")}
+    extra = {m for m in engine - allowed if m != "ww5" and not m.startswith("ww5.engine")}
     assert extra == set()
 
 

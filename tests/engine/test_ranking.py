@@ -14,7 +14,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games.engine import (
+from tests.engine.helpers import BLUE, HOMES, PURPLE, RED, SEATS, YELLOW, load
+from ww5.engine import (
     BOARDS,
     ManyPlayersWarning,
     State,
@@ -25,7 +26,6 @@ from games.engine import (
     legal_actions,
     new_game,
 )
-from tests.engine.helpers import BLUE, HOMES, PURPLE, RED, SEATS, YELLOW, load
 
 Steps = list[tuple[str, list[dict[str, Any]]]]
 WIN_DICE = [6, 6, 6, 1, 1, 1]

@@ -13,21 +13,6 @@ from typing import Any
 
 import pytest
 
-from games.engine import (
-    BOARDS,
-    DiceError,
-    IllegalAction,
-    ManyPlayersWarning,
-    State,
-    apply_action,
-    dump_position,
-    forfeit,
-    legal_actions,
-    load_position,
-    new_game,
-    parse_action,
-    start_position,
-)
 from tests.engine.helpers import (
     BLUE,
     GREEN,
@@ -43,6 +28,21 @@ from tests.engine.helpers import (
     load,
     pieces_of,
     retreat,
+)
+from ww5.engine import (
+    BOARDS,
+    DiceError,
+    IllegalAction,
+    ManyPlayersWarning,
+    State,
+    apply_action,
+    dump_position,
+    forfeit,
+    legal_actions,
+    load_position,
+    new_game,
+    parse_action,
+    start_position,
 )
 
 THREE = (BLUE, PURPLE, YELLOW)

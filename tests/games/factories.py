@@ -20,11 +20,12 @@ import pytest
 from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import QuerySet
 
-from games import engine, notify, services
+from games import notify, services
 from games.models import Game, Move, Seat
 from mail.models import OutgoingMail
 from tests.personas import make_user as make_user  # for tests making players of their own
 from tests.personas import persona
+from ww5 import engine
 
 HOMES = ("north-america", "europe", "south-america", "africa", "asia", "australia")
 

@@ -15,11 +15,12 @@ from django.test import Client
 from django.urls import reverse
 from django.utils.html import escape
 
-from games import engine, services
+from games import services
 from games.admin import MoveAdmin
 from games.models import Game, GameEvent, Move
 from tests.games import factories
 from tests.games.factories import STRICT_SETUP, Clock, LoadedDice, play, seated_game, snapshot
+from ww5 import engine
 
 CHANGELIST = reverse("admin:games_game_changelist")
 

@@ -9,9 +9,9 @@ import re
 import pytest
 from PIL import ImageDraw
 
-from games import boardlayout, boardmarks, boardpaint, boardpng, boardshapes, boardview
-from games.boardshapes import NODE_RADIUS, WIDTH, Stroke
-from games.engine import BOARDS, Board
+from ww5 import boardlayout, boardmarks, boardpaint, boardpng, boardshapes, boardview
+from ww5.boardshapes import NODE_RADIUS, WIDTH, Stroke
+from ww5.engine import BOARDS, Board
 
 
 def name_of(board: Board, tid: str) -> str:

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import math
 
-from games import boardlayout, boardmarks
-from games.boardmarks import RING_RADIUS, Marks
-from games.engine import BOARDS, apply_action
 from tests.engine.helpers import BLUE, OPENING, PURPLE, load
+from ww5 import boardlayout, boardmarks
+from ww5.boardmarks import RING_RADIUS, Marks
+from ww5.engine import BOARDS, apply_action
 
 BOARD = BOARDS["original"]
 

@@ -13,8 +13,6 @@ from typing import Any
 import pytest
 from PIL import Image, ImageChops
 
-from games import boardlayout, boardmarks, boardpaint, boardpng, boardshapes, boardview
-from games.engine import BOARDS, Board, apply_action, load_boards
 from tests.engine.helpers import (
     BLUE,
     GREEN,
@@ -28,6 +26,8 @@ from tests.engine.helpers import (
     load,
 )
 from tests.games.test_pages_board import _renamed_board
+from ww5 import boardlayout, boardmarks, boardpaint, boardpng, boardshapes, boardview
+from ww5.engine import BOARDS, Board, apply_action, load_boards
 
 MAP_PX = 480  # the 1000 × 600 map at 800 pixels wide
 LEGEND_ONE_ROW_PX = boardpng.LEGEND_GAP_PX + boardpng.LEGEND_ROW_PX
@@ -202,8 +202,8 @@ def test_another_process_gives_the_same_bytes() -> None:
     """Whatever order sets and dicts take there (string hashing differs per process)."""
     script = (
         "import sys\n"
-        "from games import boardpng, boardview\n"
-        "from games.engine import BOARDS\n"
+        "from ww5 import boardpng, boardview\n"
+        "from ww5.engine import BOARDS\n"
         "from tests.engine.helpers import SEATS, load\n"
         "from tests.games.test_boardpng import FULL, FULL_NAMES\n"
         "placed = boardview.pieces_of(load(FULL, players=SEATS))\n"
@@ -494,8 +494,9 @@ def test_marks_give_the_same_bytes_again() -> None:
 def test_a_workers_main_process_lays_out_every_board_picture_before_its_pool_forks() -> None:
     from celery.signals import worker_init
 
-    from games import boardpng, tasks
-    from games.engine import BOARDS
+    from games import tasks
+    from ww5 import boardpng
+    from ww5.engine import BOARDS
 
     boardpng._art_of.cache_clear()
     receivers = [receiver() for _, receiver in worker_init.receivers]

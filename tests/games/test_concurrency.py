@@ -21,11 +21,12 @@ from django.db.backends.base.base import BaseDatabaseWrapper
 from django.db.models.signals import post_save
 from django.utils import timezone
 
-from games import engine, services
+from games import services
 from games.models import Game, Move
 from games.services import Decision, GameError, StaleForm
 from tests.games.factories import STRICT_SETUP, LoadedDice, make_user, play, seated_game
 from tests.races import Outcome, race
+from ww5 import engine
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -16,7 +16,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import connection
 from django.db.backends.base.base import BaseDatabaseWrapper
 
-from games import engine, services, tasks
+from games import services, tasks
 from games.models import Game, Move
 from games.services import CLAIM_EXPIRES, GameError
 from tests.games.factories import (
@@ -30,6 +30,7 @@ from tests.games.factories import (
     seated_game,
     snapshot,
 )
+from ww5 import engine
 
 pytestmark = pytest.mark.django_db
 

@@ -17,8 +17,7 @@ from PIL import Image
 
 from accounts.models import Profile
 from accounts.services import update_profile
-from games import boardlayout, boardmarks, boardpng, digests, services
-from games.engine import BOARDS
+from games import digests, services
 from games.models import Game
 from games.notify import BOARD_CID, BOARD_PART
 from mail import parts
@@ -34,6 +33,8 @@ from tests.games.factories import (
     seated_game,
     snapshot,
 )
+from ww5 import boardlayout, boardmarks, boardpng
+from ww5.engine import BOARDS
 
 pytestmark = pytest.mark.django_db
 

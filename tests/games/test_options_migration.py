@@ -13,7 +13,7 @@ from django.contrib.auth import get_user_model
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 
-from games import engine, services
+from games import services
 from games.kinds import kind_named
 from games.models import Game
 from games.services import TableSeat
@@ -23,6 +23,7 @@ from tests.games.factories import LoadedDice, seated_game
 from tournaments import eventsettings
 from tournaments import services as events
 from tournaments.models import Tournament
+from ww5 import engine
 
 BEFORE = [
     ("games", "0010_kind"),

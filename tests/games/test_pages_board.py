@@ -12,10 +12,11 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.test import Client
 from django.urls import reverse
 
-from games import boardview, services
-from games.engine import BOARDS, load_boards
+from games import services
 from games.models import Game
 from tests.games import test_pages_support as support
+from ww5 import boardview
+from ww5.engine import BOARDS, load_boards
 
 pytestmark = pytest.mark.django_db
 
@@ -273,7 +274,7 @@ def test_an_open_game_has_no_marks_and_no_key(alice: AbstractBaseUser) -> None:
 def _renamed_board() -> dict[str, object]:
     """The packaged map with Australia's territories renamed to ids the layout lacks."""
     data = json.loads(
-        resources.files("games.engine").joinpath("board.json").read_text(encoding="utf-8")
+        resources.files("ww5.engine").joinpath("board.json").read_text(encoding="utf-8")
     )
     data = copy.deepcopy(data)
     rename = {

@@ -1,4 +1,4 @@
-"""Events and actions in words (games.describe), as the log, the replay and mails show
+"""Events and actions in words (ww5.describe), as the log, the replay and mails show
 them. No database: the engine's board and its event records only."""
 
 from __future__ import annotations
@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
-from games import describe
-from games.engine import BOARDS, apply_action, load_position
+from ww5 import describe
+from ww5.engine import BOARDS, apply_action, load_position
 
 BOARD = BOARDS["original"]
 NAMES = {"blue": "Alice (blue)", "purple": "Bob (purple)"}
@@ -272,5 +272,5 @@ def test_the_choices_group_the_legal_actions_as_the_rules_name_them() -> None:
     assert [g.title for g in groups] == ["GROW", "BUILD", "MOVE", "INVADE"]
     assert sorted(c.action for g in groups for c in g.choices) == list(state.legal)
     (invade,) = groups[-1].choices
-    assert invade.odds_text == "5/432 (1.2%)"  # a 6 against three 1s, a 5 or 6 against 4, ...
-    assert invade.eliminates
+    assert invade.odds == "5/432 (1.2%)"  # a 6 against three 1s, a 5 or 6 against 4, ...
+    assert invade.warning == describe.ELIMINATES

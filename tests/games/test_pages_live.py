@@ -11,10 +11,11 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.test import Client
 from django.urls import reverse
 
-from games import engine, services
+from games import services
 from games.models import Game
 from tests.games import test_pages_support as support
 from tests.games.test_pages_support import client_for
+from ww5 import engine
 
 pytestmark = pytest.mark.django_db
 

@@ -14,11 +14,12 @@ from django.test import Client
 from django.urls import reverse
 
 from accounts.services import update_profile
-from games import engine, services
-from games.engine.bots import BOTS
+from games import services
 from games.models import Game, Move
 from tests.games import test_pages_support as support
 from tests.games.test_pages_support import client_for, messages_of, position, put_position
+from ww5 import engine
+from ww5.engine.bots import BOTS
 
 pytestmark = pytest.mark.django_db
 

@@ -16,9 +16,10 @@ import pytest
 from django.contrib.auth.models import AbstractBaseUser
 from django.test import Client
 
-from games import engine, services
+from games import services
 from games.models import Game
 from tests.personas import persona
+from ww5 import engine
 
 STRICT_SETUP = (
     "place small alaska",

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from django.contrib.auth.models import AbstractBaseUser
 
-from games import engine, seen, services
+from games import seen, services
 from games.kinds import EVERYONE
 from games.models import Game
 from tests.games.factories import (
@@ -21,6 +21,7 @@ from tests.games.factories import (
     seat_of,
     seated_game,
 )
+from ww5 import engine
 
 pytestmark = pytest.mark.django_db
 

@@ -14,8 +14,7 @@ from django.db import transaction
 from django.db.transaction import TransactionManagementError
 from django.utils import timezone
 
-from games import engine, services
-from games.engine.bots import BOTS
+from games import services
 from games.models import Game, Move, Seat
 from games.services import GameError, NotYourDecision, StaleForm
 from tests.games.factories import (
@@ -28,6 +27,8 @@ from tests.games.factories import (
     seated_game,
     snapshot,
 )
+from ww5 import engine
+from ww5.engine.bots import BOTS
 
 pytestmark = pytest.mark.django_db
 

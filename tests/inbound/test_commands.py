@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from django.contrib.auth.models import AbstractBaseUser
 
-from games import engine, replyto, services
+from games import replyto, services
 from games.models import Game, Move
 from inbound.models import InboundMessage
 from inbound.services import handle_message
@@ -14,6 +14,7 @@ from mail.models import OutgoingMail
 from tests.games.factories import STRICT_SETUP, play, seated_game, snapshot
 from tests.games.test_pages_support import position, put_position
 from tests.inbound.helpers import decision_mail, eml, last_answer
+from ww5 import engine
 
 pytestmark = pytest.mark.django_db
 User = AbstractBaseUser

@@ -8,12 +8,13 @@ import random
 import pytest
 from django.contrib.auth.models import AbstractBaseUser
 
-from games import engine, services
+from games import services
 from games.models import Game, Move
 from inbound.models import InboundMessage
 from inbound.services import Handled, handle_message
 from mail.models import OutgoingMail
 from tests.inbound.helpers import answers_to, decision_mail, new_message_id
+from ww5 import engine
 
 pytestmark = pytest.mark.django_db
 User = AbstractBaseUser

@@ -23,7 +23,6 @@ from allauth.account.models import EmailAddress
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import connection
 
-from games.engine import legal_actions, load_position
 from games.models import Game, Move
 from tests.conftest import require_program
 from tests.games.factories import LoadedDice, dice, seated_game
@@ -36,6 +35,7 @@ from tests.integration.helpers import (
     manage,
 )
 from tests.integration.test_production_server import production_env
+from ww5.engine import legal_actions, load_position
 
 __all__ = ["dice"]
 

@@ -17,8 +17,7 @@ import pytest
 from django.contrib.auth.models import AbstractBaseUser
 from django.utils import dateformat, timezone
 
-from games import describe, engine, links, services
-from games.engine.bots import BOTS
+from games import links, services
 from games.models import Game, Move, Seat
 from mail.models import OutgoingMail
 from tests.integration.helpers import (
@@ -29,6 +28,8 @@ from tests.integration.helpers import (
     decision_form,
     wait_until,
 )
+from ww5 import describe, engine
+from ww5.engine.bots import BOTS
 
 pytestmark = [pytest.mark.celery_worker, pytest.mark.django_db(transaction=True)]
 

@@ -16,8 +16,7 @@ from typing import Any
 import pytest
 from django.contrib.auth.models import AbstractBaseUser
 
-from games import engine, replyto, services
-from games.engine.bots import BOTS
+from games import replyto, services
 from games.models import Game, Move
 from inbound.models import InboundMessage
 from tests.integration.helpers import (
@@ -28,6 +27,8 @@ from tests.integration.helpers import (
     free_port,
 )
 from tests.integration.test_play_by_email import MAX_DECISIONS, is_decision_mail, start_duel
+from ww5 import engine
+from ww5.engine.bots import BOTS
 
 pytestmark = [pytest.mark.celery_worker, pytest.mark.django_db(transaction=True)]
 User = AbstractBaseUser

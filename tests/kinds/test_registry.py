@@ -8,7 +8,6 @@ from typing import Any
 
 import pytest
 
-from games import engine
 from games.kinds import (
     DEFAULT_KIND,
     EVERYONE,
@@ -24,6 +23,7 @@ from games.kinds import (
 from games.models import Game
 from ratings.models import Ladder
 from tournaments.models import Tournament
+from ww5 import engine
 
 
 def test_world_war_5_is_registered_at_start() -> None:

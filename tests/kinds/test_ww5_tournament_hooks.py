@@ -11,7 +11,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games.engine import BOARDS, forfeit
 from games.kinds import kind_named
 from tests.engine.helpers import (
     BLUE,
@@ -25,6 +24,7 @@ from tests.engine.helpers import (
     position,
 )
 from tournaments.core import adjudication as core
+from ww5.engine import BOARDS, forfeit
 from ww5.tournament import CONTINENTS, adjudicate
 
 WW5 = kind_named("ww5")

@@ -10,10 +10,10 @@ from typing import Any
 import pytest
 from django.contrib.auth.models import AbstractBaseUser
 
-from games.engine import dump_position
 from mail.backends import ConsoleBackend
 from mail.services import queue_mail, release_connection, send_now
 from tests.engine.helpers import OPENING, load
+from ww5.engine import dump_position
 
 pytestmark = pytest.mark.django_db
 

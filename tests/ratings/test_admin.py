@@ -8,11 +8,11 @@ from typing import Any
 import pytest
 from django.test import Client
 
-from games.engine import BOARDS
 from games.models import Game
 from ratings.models import Ladder, LadderPlayer
 from tournaments import services
 from tournaments.models import League
+from ww5.engine import BOARDS
 
 pytestmark = pytest.mark.django_db
 

@@ -9,12 +9,12 @@ import pytest
 from django.contrib.auth.models import Permission
 from django.test import Client
 
-from games.engine import BOARDS
 from ratings import ladder as ladders
 from ratings import matchmaking
 from ratings.models import Ladder, LadderPlayer
 from tests.ratings.conftest import end, played, table
 from tournaments.models import League
+from ww5.engine import BOARDS
 
 pytestmark = pytest.mark.django_db
 

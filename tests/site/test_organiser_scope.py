@@ -32,7 +32,6 @@ from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
 from accounts.models import Absence, Profile
 from accounts.services import declare_absence
-from games import engine
 from games import services as games
 from games.models import Game, Move
 from inbound.models import InboundMessage
@@ -44,6 +43,7 @@ from tests.organisers import Side, TwoLeaguesTestCase, World, snapshot
 from tournaments import eventjobs, rounds, services
 from tournaments.errors import TournamentError
 from tournaments.models import Entry, EventJob, League, Membership, Round, Table, Tournament
+from ww5 import engine
 
 User = get_user_model()
 Check = Callable[["ScopeCase", str], None]

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from games.engine import forfeit
 from tests.engine.helpers import BLUE, OPENING, PURPLE, RED, YELLOW, load, position
 from tournaments.core.adjudication import Elimination
+from ww5.engine import forfeit
 from ww5.tournament import MEASURE_WORDS, MEASURES, adjudicate, eliminations_from_moves
 
 RANKING = ("territories", "pips", "elimination")

@@ -17,7 +17,6 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from games.engine import BOARDS
 from games.models import Game
 from mail.models import OutgoingMail
 from tests.tournaments.conftest import bot_event
@@ -25,6 +24,7 @@ from tests.tournaments.test_rounds import LATER
 from tournaments import eventsettings, export, history, jobs, rounds, services
 from tournaments.eventadmin import TournamentForm
 from tournaments.models import Entry, League, Round, Table, Tournament
+from ww5.engine import BOARDS
 
 pytestmark = pytest.mark.django_db
 

@@ -9,7 +9,6 @@ from typing import Any
 import pytest
 from django.utils import timezone
 
-from games import engine
 from games import services as games
 from games.models import Game
 from mail.models import OutgoingMail
@@ -18,6 +17,7 @@ from tests.tournaments.conftest import bot_event
 from tournaments import jobs, rounds, services
 from tournaments.errors import TournamentError
 from tournaments.models import Entry, League, Round, Tournament
+from ww5 import engine
 
 pytestmark = pytest.mark.django_db
 

@@ -1,7 +1,7 @@
 """The tournament formats as pure functions: pairing, seating, schedules, cuts, standings
 and adjudication.
 
-No Django, no database, no I/O, no clock and no global randomness (like ``games/engine``):
+No Django, no database, no I/O, no clock and no global randomness (like ``ww5/engine``):
 every draw comes from a seed the caller records, so a pairing or a seating can be made
 again exactly and its costs shown beside it. The Django parts of the app (models,
 services, pages, jobs) store what these functions take and return.

@@ -18,8 +18,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
 
-from games.boardlabels import continent_label, place_labels, place_ports
-from games.boardshapes import (
+from ww5.boardlabels import continent_label, place_labels, place_ports
+from ww5.boardshapes import (
     CLUSTER_COLUMNS,
     CLUSTER_HEIGHT,
     CLUSTER_POINTS,
@@ -37,7 +37,7 @@ from games.boardshapes import (
     crosses_pacific,
     edge_toward,
 )
-from games.engine import Board
+from ww5.engine import Board
 
 __all__ = ["LAYOUT", "MAP_HEIGHT", "NODE_RADIUS", "WIDTH", "BoardKey", "geometry", "layout"]
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django import template
 
-from games.engine import BOARDS
+from ww5.engine import BOARDS
 
 register = template.Library()
 

@@ -1,10 +1,10 @@
 """The board as an SVG picture, drawn from the board's geometry and a position.
 
 Where things go (territories, routes, the ports where routes across the Pacific leave
-the map, labels) is ``games.boardlayout``'s, shared with the mail's PNG. Routes whose
+the map, labels) is ``ww5.boardlayout``'s, shared with the mail's PNG. Routes whose
 position on the printed board is a reconstruction are dashed. Each piece is a triangle
 that grows with its pips, in its owner's colour, with a text label, so the picture
-reads without colour. The marks of ``games.boardmarks`` (the last move, the attacked
+reads without colour. The marks of ``ww5.boardmarks`` (the last move, the attacked
 territory, the retreat options) are rings around the circles and an arrow along the
 last move's route; the page's key says the same in words.
 """
@@ -18,11 +18,11 @@ from dataclasses import dataclass
 from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
 
-from games.boardlayout import LAYOUT, MAP_HEIGHT, NODE_RADIUS, WIDTH, geometry, layout
-from games.boardmarks import PATH_COLOR, PATH_WIDTH, RING_RADIUS, RINGS, Marks, Point, paths
-from games.boardshapes import Box, Geometry, Label, Stroke, Text, text_at
-from games.engine import Board, State
-from games.engine.board import SIZE_NAMES
+from ww5.boardlayout import LAYOUT, MAP_HEIGHT, NODE_RADIUS, WIDTH, geometry, layout
+from ww5.boardmarks import PATH_COLOR, PATH_WIDTH, RING_RADIUS, RINGS, Marks, Point, paths
+from ww5.boardshapes import Box, Geometry, Label, Stroke, Text, text_at
+from ww5.engine import Board, State
+from ww5.engine.board import SIZE_NAMES
 
 __all__ = ["LAYOUT", "MAP_HEIGHT", "NODE_RADIUS", "WIDTH", "board_svg", "layout", "pieces_of"]
 

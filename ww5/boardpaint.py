@@ -9,8 +9,8 @@ from functools import lru_cache
 
 from PIL import Image, ImageChops, ImageColor, ImageDraw, ImageFont
 
-from games.boardshapes import WIDTH, Text
-from games.boardview import safe_color
+from ww5.boardshapes import WIDTH, Text
+from ww5.boardview import safe_color
 
 RGB = tuple[int, int, int]
 Font = ImageFont.FreeTypeFont | ImageFont.ImageFont

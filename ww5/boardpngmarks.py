@@ -1,4 +1,4 @@
-"""The marks of ``games.boardmarks`` on the board's PNG, drawn as on the web: a ring
+"""The marks of ``ww5.boardmarks`` on the board's PNG, drawn as on the web: a ring
 around a territory's circle for each mark, and the last move's path with an arrowhead.
 
 Each ring and each step of the last move is a patch over the board's map (the map's
@@ -14,9 +14,9 @@ from collections.abc import Iterable
 
 from PIL import Image, ImageDraw
 
-from games.boardmarks import ARROW_LENGTH, PATH_COLOR, PATH_WIDTH, RING_RADIUS, RINGS, Path
-from games.boardpaint import RGB, SCALE, SUPERSAMPLE, WHITE, changed, ink_box, rgb
-from games.boardshapes import Geometry, Point
+from ww5.boardmarks import ARROW_LENGTH, PATH_COLOR, PATH_WIDTH, RING_RADIUS, RINGS, Path
+from ww5.boardpaint import RGB, SCALE, SUPERSAMPLE, WHITE, changed, ink_box, rgb
+from ww5.boardshapes import Geometry, Point
 
 PixelBox = tuple[int, int, int, int]
 MarkPatch = tuple[tuple[int, int], Image.Image, Image.Image]  # at, RGB, mask

@@ -1,4 +1,4 @@
-"""Game events and actions in words, for the web pages and the mails.
+"""World War 5's events, actions and choices in words, for the web pages and the mails.
 
 Nothing here touches the database: callers pass the engine's board, the events and
 actions from the move log, and ``names`` — how to show each engine player name (the
@@ -8,21 +8,13 @@ home continent's colour), e.g. ``{"blue": "Alice (blue)"}``.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
-from datetime import timedelta
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from games.engine import BOARDS, Board, State, combat_odds, eliminates_mover, legal_actions
-from games.engine.board import SIZE_NAMES
-from ww5site import durations
+from games.wording import Choice, ChoiceGroup, MoveWords, Names, listing, who
+from ww5.engine import BOARDS, Board, State, combat_odds, eliminates_mover, legal_actions
+from ww5.engine.board import SIZE_NAMES
 
-if TYPE_CHECKING:
-    from collections.abc import Iterable
-
-    from games.models import Seat
-
-Names = Mapping[str, str]
 Event = Mapping[str, Any]
 
 # The event that states a move's own action: the rest of its events are what followed.
@@ -53,31 +45,8 @@ def continent(board: Board, cid: str) -> str:
     return cid if index is None else board.continent_names[index]
 
 
-def who(names: Names, player: str) -> str:
-    return names.get(player, player)
-
-
-def sentence(text: object) -> str:
-    """``text`` as a sentence, with its full stop: none added after a name that ends
-    with one already ("the game waits for Alice W.")."""
-    text = str(text)
-    return text if text.endswith((".", "!", "?")) else text + "."
-
-
-def listing(items: Sequence[str], last: str = "and") -> str:
-    """'a', 'a and b', 'a, b and c'."""
-    if len(items) <= 1:
-        return "".join(items)
-    return f"{', '.join(items[:-1])} {last} {items[-1]}"
-
-
 def with_article(size: str) -> str:
     return f"a {size}"
-
-
-def duration(length: timedelta) -> str:
-    """'2 days, 3 hours, 5 minutes', to the minute."""
-    return durations.words(length) if length else "less than a minute"
 
 
 # --- actions -------------------------------------------------------------------------
@@ -211,15 +180,6 @@ def dice_sentence(combat: Event, names: Names) -> str:
     )
 
 
-@dataclass(frozen=True)
-class MoveWords:
-    """A logged move in words: what was done, its dice, and what followed."""
-
-    action: str
-    dice: str = ""
-    followed: list[str] = field(default_factory=list)
-
-
 def describe_move(
     board: Board, action: str, player: str, events: Sequence[Event], names: Names
 ) -> MoveWords:
@@ -274,31 +234,6 @@ def elimination_warning(words: str) -> str:
     return f"“{words}” leaves your home continent empty: it {ELIMINATES}."
 
 
-@dataclass(frozen=True)
-class Choice:
-    action: str
-    label: str
-    odds: Fraction | None = None
-    eliminates: bool = False
-
-    @property
-    def odds_text(self) -> str:
-        return "" if self.odds is None else odds_text(self.odds)
-
-    @property
-    def warning(self) -> str:
-        """R15's warning for a choice that would eliminate its player, else ""."""
-        return ELIMINATES if self.eliminates else ""
-
-
-@dataclass(frozen=True)
-class ChoiceGroup:
-    verb: str
-    title: str
-    rules: str
-    choices: list[Choice]
-
-
 def odds_text(odds: Fraction) -> str:
     return f"{odds.numerator}/{odds.denominator} ({float(odds) * 100:.1f}%)"
 
@@ -337,7 +272,7 @@ def _choice(state: State, action: str, names: Names) -> Choice:
         label = (
             f"Move your {size} from {territory(board, words[1])} to {territory(board, words[2])}"
         )
-        return Choice(action, label, eliminates=eliminates_mover(state, action))
+        return Choice(action, label, warning=_warning(state, action))
     if verb == "invade":
         _, mine = piece(words[1])
         defender, theirs = piece(words[2])
@@ -346,33 +281,12 @@ def _choice(state: State, action: str, names: Names) -> Choice:
             f"Invade {territory(board, words[2])} from {territory(board, words[1])}: "
             f"your {mine} against {who(names, defender)}'s {theirs}"
         )
-        return Choice(action, label, odds, eliminates_mover(state, action))
+        return Choice(action, label, odds_text(odds), _warning(state, action))
     if verb == "retreat":
-        return Choice(action, action_phrase(board, action), None, eliminates_mover(state, action))
+        return Choice(action, action_phrase(board, action), warning=_warning(state, action))
     return Choice(action, action_phrase(board, action))
 
 
-def names_at(
-    names: Names, replacements: Iterable[tuple[int, str, str]], move_number: int
-) -> dict[str, str]:
-    """How to name the players in move ``move_number``, when seats have changed hands
-    since: ``replacements`` are (moves before it, colour, name of the player who left
-    the seat), oldest first. A move is named after whoever held its seats then."""
-    at = dict(names)
-    replaced: set[str] = set()
-    for after_move, colour, before in replacements:
-        if after_move >= move_number and colour not in replaced:
-            at[colour] = f"{before} ({colour})"
-            replaced.add(colour)
-    return at
-
-
-def named(seat: Seat) -> str:
-    """A seat's player as pages and mails name them: 'Display name (colour)'."""
-    return f"{seat.display_name} ({seat.player_name})" if seat.home else seat.display_name
-
-
-def player_names(seats: Iterable[Seat]) -> dict[str, str]:
-    """How pages and mails name each player, by engine name (the home colour):
-    'Display name (colour)', for the seats that have a home."""
-    return {s.player_name: f"{s.display_name} ({s.player_name})" for s in seats if s.home}
+def _warning(state: State, action: str) -> str:
+    """R15's warning for a choice that would eliminate its player, else ""."""
+    return ELIMINATES if eliminates_mover(state, action) else ""

@@ -1,7 +1,7 @@
 """The board as a PNG picture, for mail: mail clients do not show SVG.
 
 The same picture as ``boardview.board_svg``, from the same geometry
-(``games.boardlayout``: routes bent around territories, routes across the Pacific ending
+(``ww5.boardlayout``: routes bent around territories, routes across the Pacific ending
 at labelled ports, labels beside their circles on a plate of the ground that hides any
 route under them), reconstructed routes dashed, tinted continents, territory circles,
 and each piece a triangle in its owner's colour with a text label, 800 pixels wide, with
@@ -33,9 +33,9 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
-from games.boardlayout import NODE_RADIUS, BoardKey, geometry
-from games.boardmarks import RINGS, Marks, Path, key_lines, paths
-from games.boardpaint import (
+from ww5.boardlayout import NODE_RADIUS, BoardKey, geometry
+from ww5.boardmarks import RINGS, Marks, Path, key_lines, paths
+from ww5.boardpaint import (
     BACKGROUND,
     CONTINENT_INK,
     INK,
@@ -56,10 +56,10 @@ from games.boardpaint import (
     rgb,
     write,
 )
-from games.boardpngmarks import COLORS, draw_swatch, path_patch, ring_patch, swatch_width
-from games.boardshapes import Geometry, Text
-from games.boardview import RECONSTRUCTED, Piece, piece_text, triangle_points
-from games.engine import Board
+from ww5.boardpngmarks import COLORS, draw_swatch, path_patch, ring_patch, swatch_width
+from ww5.boardshapes import Geometry, Text
+from ww5.boardview import RECONSTRUCTED, Piece, piece_text, triangle_points
+from ww5.engine import Board
 
 # Layout units that land on whole pixels of both the picture and the larger canvas
 # (5 units = 4 pixels = 8 canvas pixels): a piece's triangle drawn at the same offset
@@ -113,7 +113,7 @@ def warm_up() -> None:
     """Lay out every board's picture once (its labels, ports and art: about 0.75 s of CPU
     a board), so that processes forked after it (a worker's pool) draw their first mail's
     picture as fast as the next ones, instead of each paying for the layout again."""
-    from games.engine import BOARDS
+    from ww5.engine import BOARDS
 
     for board in BOARDS.values():
         board_png(board, {})

@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 
-from games.boardshapes import (
+from ww5.boardshapes import (
     ASCENT,
     CONTINENT_SIZE,
     DESCENT,
@@ -43,7 +43,7 @@ from games.boardshapes import (
     text_at,
     text_width,
 )
-from games.engine import Board
+from ww5.engine import Board
 
 # Where a label block may go around its circle, in order of preference: the direction
 # (in degrees, clockwise from the right: 90 is below) and how much further out.

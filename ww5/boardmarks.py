@@ -15,8 +15,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from games.boardshapes import NODE_RADIUS, Geometry, Point, Stroke
-from games.engine import Board, State
+from ww5.boardshapes import NODE_RADIUS, Geometry, Point, Stroke
+from ww5.engine import Board, State
 
 RING_RADIUS = NODE_RADIUS + 4  # inside the room labels leave around a circle
 ARROW_LENGTH, ARROW_HALF_WIDTH = 16, 8
