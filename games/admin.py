@@ -36,8 +36,8 @@ from django.utils.html import format_html
 
 from games import adminoptions, options, seen, selectors, services
 from games.models import Game, Move, Seat
-from ww5 import engine
 from games.wording import sentence
+from ww5 import engine
 from ww5site import durations
 from ww5site.durations import ShortDurationsAdmin, ShortDurationsInline
 from ww5site.readonly import ReadOnlyAdminMixin

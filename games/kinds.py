@@ -22,6 +22,8 @@ from dataclasses import dataclass
 from random import Random
 from typing import Any, ClassVar, Protocol
 
+from games.wording import Choice, ChoiceGroup, MoveWords, sentence, who
+
 # A kind's key names it in the database, in URLs and in templates' folders.
 KIND_KEY = re.compile(r"[a-z][a-z0-9]*(-[a-z0-9]+)*")
 # The kind every game, event and ladder had before there were kinds.
@@ -218,6 +220,94 @@ class GameKind(ABC):
         """A recorded action as ``viewer`` may read it: a sealed action shows only to its
         player until the game reveals it (default: actions are public)."""
         return action
+
+    # --- words and pictures ------------------------------------------------------
+    # What pages, mails and answers say of a game: every hook takes what a reader may see
+    # (a position through ``view``, events through ``events_for``), never the whole state.
+    # ``names``: how to show each player's name in the game (``games.wording.player_names``).
+    # A kind's page parts are templates in its ``template_folder``: ``position.html``
+    # (the board and the position, on the game page, its live fragment and the replay)
+    # with the context of ``page_context``.
+
+    def options_words(self, options: Mapping[str, Any]) -> str:
+        """The options of a game, event or ladder in words, as pages list them (default:
+        each option and its value)."""
+        return ", ".join(f"{key.replace('_', ' ')}: {value}" for key, value in options.items())
+
+    def describe_move(
+        self,
+        options: Mapping[str, Any],
+        action: str,
+        player: str,
+        events: Sequence[Event],
+        names: Mapping[str, str],
+    ) -> MoveWords:
+        """One logged move, as its reader may see it (``action`` through ``action_for``,
+        ``events`` through ``events_for``), in words (default: who did what)."""
+        return MoveWords(sentence(f"{who(names, player)}: {action}"))
+
+    def action_phrase(self, options: Mapping[str, Any], action: str) -> str:
+        """An action as an instruction to its player: "Invade Western Europe from USA"
+        (default: the action as written)."""
+        return action
+
+    def describe_start(self, record: Sequence[Event], names: Mapping[str, str]) -> list[str]:
+        """The game's start record (who begins, and how that was drawn) in words."""
+        return []
+
+    def choices(self, state: Any, player: str, names: Mapping[str, str]) -> list[ChoiceGroup]:
+        """The player's legal actions now, grouped and in words, for the decision form
+        and the decision mail (``state`` as the player may see it). Default: one group."""
+        actions = self.legal(state, player)
+        if not actions:
+            return []
+        return [ChoiceGroup("", "Your choices", "", [Choice(a, a) for a in actions])]
+
+    def example_action(self, state: Any, player: str) -> str:
+        """An action to show in the help of a reply by mail (default: the first legal one)."""
+        return next(iter(self.legal(state, player)), "")
+
+    def decision_words(self, state: Any, player: str) -> str:
+        """What the decision due is called in mails: "your turn" says "turn"."""
+        return "turn"
+
+    # Why an action needs confirming (``needs_confirmation``), as the help of replies by
+    # mail says it ("confirm": makes a decision that ...); "" for a kind without any.
+    confirmation_words: ClassVar[str] = ""
+
+    def confirmation_warning(self, phrase: str) -> str:
+        """Why the action ``phrase`` (its ``action_phrase``) needs confirming."""
+        return f"“{phrase}” needs confirming: it {self.confirmation_words}."
+
+    def position_lines(
+        self, options: Mapping[str, Any], position: Position, names: Mapping[str, str]
+    ) -> list[str]:
+        """The position (as the reader may see it) as lines of text, for mails."""
+        return []
+
+    def page_context(
+        self,
+        options: Mapping[str, Any],
+        position: Position | None,
+        names: Mapping[str, str],
+        events: Sequence[Event] = (),
+        seats: Iterable[Any] = (),
+    ) -> dict[str, Any]:
+        """What the kind's page templates show of a position (as the reader may see it,
+        None before the game starts), with ``events``, the last move's as the reader may
+        see them, and ``seats``, the game's seats, whose players a page may link."""
+        return {"position": position}
+
+    def picture(
+        self,
+        options: Mapping[str, Any],
+        position: Position,
+        names: Mapping[str, str],
+        events: Sequence[Event] = (),
+    ) -> bytes | None:
+        """The position (as the reader may see it) as a PNG picture for mails, with the
+        last move's events marked; None for a kind without one (the default)."""
+        return None
 
     # --- tournament hooks --------------------------------------------------------
     # What an event or a ladder asks of the game: the measures a turn-limit ranking may

@@ -8,12 +8,13 @@ and the home continents an event balances over its rounds (R4).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from random import Random
 from typing import Any, ClassVar
 
-from games.kinds import PLAY, Bot, Dice, Event, GameKind, Position, Refused
-from ww5 import engine, tournament
+from games.kinds import PLAY, SETUP, Bot, Dice, Event, GameKind, Position, Refused
+from games.wording import ChoiceGroup, MoveWords
+from ww5 import describe, engine, pages, tournament
 from ww5.engine.board import DEFAULT_BOARD
 from ww5.engine.bots import BOTS
 from ww5.engine.lookahead import eliminates_mover
@@ -147,6 +148,77 @@ class WorldWar5(GameKind):
         self, state: State, history: Sequence[tuple[str, list[Event]]]
     ) -> list[list[str]]:
         return engine.finishing_order(state, list(history))
+
+    # --- words and pictures ------------------------------------------------------
+
+    confirmation_words: ClassVar[str] = describe.ELIMINATES
+
+    def _board(self, options: Mapping[str, Any]) -> engine.Board:
+        return engine.BOARDS[options["board"]]
+
+    def options_words(self, options: Mapping[str, Any]) -> str:
+        checked = self.check_options(options)
+        words = [self._board(checked).name]
+        if checked["setup"] == CASUAL:
+            words.append("casual setup (R19)")
+        if checked["retreat_into_origin"]:
+            words.append("retreat into the attacker's origin (R22)")
+        return ", ".join(words)
+
+    def describe_move(
+        self,
+        options: Mapping[str, Any],
+        action: str,
+        player: str,
+        events: Sequence[Event],
+        names: Mapping[str, str],
+    ) -> MoveWords:
+        return describe.describe_move(self._board(options), action, player, events, names)
+
+    def action_phrase(self, options: Mapping[str, Any], action: str) -> str:
+        return describe.action_phrase(self._board(options), action)
+
+    def describe_start(self, record: Sequence[Event], names: Mapping[str, str]) -> list[str]:
+        return describe.describe_start(record, names)
+
+    def choices(self, state: State, player: str, names: Mapping[str, str]) -> list[ChoiceGroup]:
+        return describe.choices(state, names) if player in self.deciders(state) else []
+
+    def example_action(self, state: State, player: str) -> str:
+        return next(iter(self.legal(state, player)), "move usa colombia")
+
+    def decision_words(self, state: State, player: str) -> str:
+        if state.pending is not None:
+            return "retreat"
+        return "setup placement" if state.phase == SETUP else "turn"
+
+    def confirmation_warning(self, phrase: str) -> str:
+        return describe.elimination_warning(phrase)
+
+    def position_lines(
+        self, options: Mapping[str, Any], position: Position, names: Mapping[str, str]
+    ) -> list[str]:
+        return pages.board_lines(self._board(options), self.load(position), names)
+
+    def page_context(
+        self,
+        options: Mapping[str, Any],
+        position: Position | None,
+        names: Mapping[str, str],
+        events: Sequence[Event] = (),
+        seats: Iterable[Any] = (),
+    ) -> dict[str, Any]:
+        state = self.load(position) if position is not None else None
+        return pages.position_context(self._board(options), state, names, events, seats)
+
+    def picture(
+        self,
+        options: Mapping[str, Any],
+        position: Position,
+        names: Mapping[str, str],
+        events: Sequence[Event] = (),
+    ) -> bytes | None:
+        return pages.picture(self._board(options), self.load(position), names, events)
 
     # --- tournament hooks --------------------------------------------------------
 
