@@ -35,9 +35,9 @@ from django.urls import URLPattern, path, reverse
 from django.utils.html import format_html
 
 from games import adminoptions, options, seen, selectors, services
+from games.kinds import kind_of
 from games.models import Game, Move, Seat
 from games.wording import sentence
-from ww5 import engine
 from ww5site import durations
 from ww5site.durations import ShortDurationsAdmin, ShortDurationsInline
 from ww5site.readonly import ReadOnlyAdminMixin
@@ -602,7 +602,9 @@ class GameAdmin(ShortDurationsAdmin, SeenByReaderAdmin):
         waiting = game.to_move if game.is_active else None
         # the organiser decides for the waiting player, from that player's choices
         shown = seen.state(game, seen.seat_viewer(game, waiting)) if waiting else None
-        actions = engine.legal_actions(shown) if shown is not None else []
+        actions = []
+        if waiting is not None and shown is not None:
+            actions = list(kind_of(game).legal(shown, waiting.player_name))
         form = MoveForm(
             request.POST if request.method == "POST" else None,
             actions=actions,

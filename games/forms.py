@@ -7,22 +7,13 @@ from typing import Any
 
 from django import forms
 
-from games.models import Game
+from games.kinds import DEFAULT_KIND, GameKind, kind_named
+from games.models import Game, Seat
 from games.options import MAX_MISSED, MAX_TIME, GameOptions
 from games.services import MAX_SEATS, MIN_SEATS
-from ww5.engine import BOARDS
-from ww5.engine.board import DEFAULT_BOARD
-from ww5.engine.bots import BOTS
 from ww5site.durations import counted
 
 MAX_HOURS = int(MAX_TIME.total_seconds()) // 3600
-# World War 5's own options, offered by name: its boards and setups (the kind checks
-# what is chosen).
-BOARD_CHOICES = [(board_id, board.name) for board_id, board in sorted(BOARDS.items())]
-SETUP_CHOICES = [
-    ("strict", "Strict: all smalls, then mediums, then larges, one at a time"),
-    ("casual", "Casual: each player places all three at once"),
-]
 MANY_PLAYERS = 5  # R3: from this many players on, the form warns of a long game
 MANY_PLAYERS_WARNING = (
     "Five or six players (R3): expect a long game. With six, every continent has a "
@@ -30,25 +21,45 @@ MANY_PLAYERS_WARNING = (
 )
 
 
-def continent_choices(board_id: str, taken: set[str] | None = None) -> list[tuple[str, str]]:
-    board = BOARDS.get(board_id) or BOARDS["original"]
+def lobby_kind() -> GameKind:
+    """The game the lobby's forms make (the site's first kind)."""
+    return kind_named(DEFAULT_KIND)
+
+
+class KindOptionField(forms.ChoiceField):
+    """One of a kind's own options that has choices (World War 5's board), offered as
+    the kind's ``options_fields`` offers it. Its choices and initial value are read when a
+    form is shown: the kinds register when their apps are ready, after the forms that
+    offer their options are defined."""
+
+    def __init__(self, option: str, kind: str = DEFAULT_KIND, **kwargs: Any) -> None:
+        self.option, self.kind = option, kind
+        kwargs.setdefault("label", option.replace("_", " ").capitalize())
+        super().__init__(choices=self._choices, initial=self._initial, **kwargs)
+
+    def _field(self) -> Any:
+        return kind_named(self.kind).options_fields()[self.option]
+
+    def _choices(self) -> list[tuple[Any, str]]:
+        return list(self._field().choices)
+
+    def _initial(self) -> Any:
+        return self._field().initial
+
+
+def role_choices(game: Game, taken: set[str] | None = None) -> list[tuple[str, str]]:
+    """The seat roles (World War 5: home continents) of the game's kind that are not
+    ``taken``, each named with the name a seat given it has in the game."""
+    kind = kind_named(game.kind)
     taken = taken or set()
-    return [
-        (cid, f"{name} ({color})")
-        for cid, name, color in zip(
-            board.continents, board.continent_names, board.continent_colors, strict=True
-        )
-        if cid not in taken
-    ]
-
-
-def all_continent_choices() -> list[tuple[str, str]]:
-    """The continents of every board (they share one map)."""
-    seen: dict[str, str] = {}
-    for board_id in sorted(BOARDS):
-        for cid, label in continent_choices(board_id):
-            seen.setdefault(cid, label)
-    return list(seen.items())
+    names = kind.role_names(game.options)
+    choices = []
+    for role in kind.seat_roles(game.options):
+        if role in taken:
+            continue
+        seat_name = kind.seat_name(game, Seat(game=game, home=role))
+        choices.append((role, f"{names[role]} ({seat_name})" if seat_name else names[role]))
+    return choices
 
 
 class CreateGameForm(forms.Form):
@@ -60,13 +71,6 @@ class CreateGameForm(forms.Form):
         initial=2,
         help_text=MANY_PLAYERS_WARNING,
     )
-    board = forms.ChoiceField(choices=BOARD_CHOICES, initial=DEFAULT_BOARD)
-    setup_mode = forms.ChoiceField(label="Setup", choices=SETUP_CHOICES, initial="strict")
-    retreat_into_origin = forms.BooleanField(
-        label="House variant: a beaten piece may retreat into the attacker's territory",
-        required=False,
-        help_text="Off by default, and never used in rated or tournament play (R19).",
-    )
     home_assignment = forms.ChoiceField(
         label="Home continents",
         choices=Game.HomeAssignment.choices,
@@ -75,7 +79,6 @@ class CreateGameForm(forms.Form):
     )
     home = forms.ChoiceField(
         label="Your home continent",
-        choices=[("", "—")] + all_continent_choices(),
         required=False,
         help_text="When players choose their homes, you choose first.",
     )
@@ -153,6 +156,22 @@ class CreateGameForm(forms.Form):
         "retreat_hours": "Allow at least a minute (0.017 hours) for a retreat.",
     }
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.kind = lobby_kind()
+        # The kind's own options, after the game's name and its number of players.
+        own = self.kind.options_fields()
+        self.fields.update(own)
+        self.option_names = list(own)
+        # The homes a creator may choose: the kind's roles (every board's are the same).
+        game = Game(kind=self.kind.key, options=self.kind.default_options())
+        self.fields["home"].choices = [("", "—"), *role_choices(game)]
+
+    @property
+    def option_fields(self) -> list[forms.BoundField]:
+        """The kind's own options, as the page shows them."""
+        return [self[name] for name in self.option_names]
+
     def _clean_time(self, field: str) -> Any:
         hours = self.cleaned_data[field]
         if timedelta(hours=float(hours)) < timedelta(minutes=1):
@@ -173,20 +192,18 @@ class CreateGameForm(forms.Form):
         choosing = data.get("home_assignment") == Game.HomeAssignment.CHOOSE
         if choosing and not data.get("home"):
             self.add_error("home", "Players choose their homes: choose yours.")
-        board = data.get("board")
-        if data.get("home") and board and data["home"] not in BOARDS[board].continent_index:
-            self.add_error("home", "That continent is not on this board.")
+        if data.get("home") and all(name in data for name in self.option_names):
+            rules = {name: data[name] for name in self.option_names}
+            if data["home"] not in self.kind.seat_roles(rules):
+                self.add_error("home", "That continent is not on this board.")
         return data
 
     def options(self) -> GameOptions:
         """How the game is played, as the form says."""
         data = self.cleaned_data
         return GameOptions(
-            rules={
-                "board": data["board"],
-                "setup": data["setup_mode"],
-                "retreat_into_origin": data["retreat_into_origin"],
-            },
+            kind=self.kind.key,
+            rules={name: data[name] for name in self.option_names},
             time_control=data["time_control"],
             decision_time=timedelta(hours=float(data["decision_hours"])),
             retreat_time=timedelta(hours=float(data["retreat_hours"])),
@@ -221,7 +238,7 @@ class JoinForm(forms.Form):
     def __init__(self, game: Game, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.game = game
-        self.fields["home"].choices = continent_choices(game.options["board"], _taken(game))
+        self.fields["home"].choices = role_choices(game, _taken(game))
         self.fields["home"].required = game.home_assignment == Game.HomeAssignment.CHOOSE
 
 
@@ -231,7 +248,8 @@ class AddBotForm(JoinForm):
     def __init__(self, game: Game, *args: Any, **kwargs: Any) -> None:
         super().__init__(game, *args, **kwargs)
         self.fields["home"].label = "The bot's home continent"
-        self.fields["bot"].choices = [(key, f"{key.capitalize()} bot") for key in sorted(BOTS)]
+        bots = kind_named(game.kind).bots
+        self.fields["bot"].choices = [(key, f"{key.capitalize()} bot") for key in sorted(bots)]
 
 
 class AssignHomeForm(forms.Form):
@@ -243,7 +261,7 @@ class AssignHomeForm(forms.Form):
         self.fields["seat"].choices = [
             (seat.pk, f"Seat {seat.number}: {seat.display_name}") for seat in game.seats.all()
         ]
-        self.fields["home"].choices = continent_choices(game.options["board"])
+        self.fields["home"].choices = role_choices(game)
 
 
 class BotGameForm(forms.Form):
@@ -260,7 +278,7 @@ class BotGameForm(forms.Form):
         choices=[("greedy", "Greedy (plays to win)"), ("random", "Random (easy)")],
         initial="greedy",
     )
-    board = forms.ChoiceField(choices=BOARD_CHOICES, initial=DEFAULT_BOARD)
+    board = KindOptionField("board")
 
 
 class ResignForm(forms.Form):

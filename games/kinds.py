@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from random import Random
 from typing import Any, ClassVar, Protocol
@@ -226,8 +226,20 @@ class GameKind(ABC):
     # (a position through ``view``, events through ``events_for``), never the whole state.
     # ``names``: how to show each player's name in the game (``games.wording.player_names``).
     # A kind's page parts are templates in its ``template_folder``: ``position.html``
-    # (the board and the position, on the game page, its live fragment and the replay)
-    # with the context of ``page_context``.
+    # (the board and the position, on the game page, its live fragment, the decision
+    # link's page and the replay) with the context of ``page_context``. The pages include
+    # it once for each of their parts, named by ``position_part``: "head" (in the page's
+    # head: styles), "board" (inside the page's board section, which its heading
+    # ``id="board-heading"`` names), "words" (inside the page's section of the position in
+    # words), "scripts" (at the end of the page), and "" (the whole position at once, on
+    # the replay and the decision link's page).
+
+    def options_fields(self) -> dict[str, Any]:
+        """The form fields (``django.forms.Field``, new ones at each call) by which a
+        person chooses a game's options, by the option's name, as ``check_options``
+        takes them; a field with choices names each value for the pages. Default: none
+        (games are made with the default options)."""
+        return {}
 
     def options_words(self, options: Mapping[str, Any]) -> str:
         """The options of a game, event or ladder in words, as pages list them (default:
@@ -297,6 +309,16 @@ class GameKind(ABC):
         None before the game starts), with ``events``, the last move's as the reader may
         see them, and ``seats``, the game's seats, whose players a page may link."""
         return {"position": position}
+
+    def players_out(self, state: Any) -> Collection[str]:
+        """The players already out of the game in ``state`` (as the reader may see it),
+        for the list of seats (default: none before the end)."""
+        return ()
+
+    def player_colour(self, options: Mapping[str, Any], player: str) -> str:
+        """A CSS colour that stands for ``player`` (the kind's name for their seat, ""
+        while it has none) on the pages, or "" for none (the default)."""
+        return ""
 
     def picture(
         self,
@@ -398,3 +420,14 @@ def all_kinds() -> list[GameKind]:
 def kind_choices() -> list[tuple[str, str]]:
     """(key, name) of every registered kind, for forms."""
     return [(kind.key, kind.name) for kind in all_kinds()]
+
+
+def option_words(obj: Any, name: str) -> str:
+    """The value of the option ``name`` of anything with a ``kind`` and ``options`` (a
+    game, an event, a ladder) as its kind's field for the option names it: World War 5's
+    'balanced' board is 'Balanced'. A value without a name shows as it is; an option the
+    game does not have, or a kind not registered, as ""."""
+    value = obj.options.get(name, "")
+    kind = _kinds.get(obj.kind)
+    field = kind.options_fields().get(name) if kind is not None else None
+    return str(dict(getattr(field, "choices", ())).get(value, value))

@@ -37,9 +37,8 @@ from games.forms import (
     MoveForm,
     ResignForm,
 )
+from games.kinds import Event, GameKind, Position, kind_of
 from games.models import Game, GameEvent, Move, Seat
-from ww5 import boardmarks, boardview, describe
-from ww5.engine import BOARDS, Board, State
 
 INVITES = "game_invites"  # session key: game pk -> invite token the visitor opened
 RECENT_FINISHED = 10
@@ -73,97 +72,37 @@ def _seats(game: Game) -> list[Seat]:
     return list(game.seats.select_related("user__profile").order_by("number"))
 
 
-def _board(game: Game) -> Board:
-    return BOARDS[game.options["board"]]
+def position_template(game: Game) -> str:
+    """The kind's template of the position, which the pages include for each of their
+    parts (``GameKind``'s words and pictures)."""
+    return f"{kind_of(game).template_folder}/position.html"
 
 
-def position_context(
-    board: Board,
-    state: State | None,
-    names: dict[str, str],
-    events: Sequence[Mapping[str, Any]] = (),
+def _position_context(
+    game: Game,
+    position: Position | None,
+    names: Mapping[str, str],
+    events: Sequence[Event] = (),
     seats: Iterable[Seat] = (),
 ) -> dict[str, Any]:
-    """The board picture, the same position as a table, and each player's supply.
-    ``events``: the last move's, which the picture marks (with a pending retreat);
-    ``seats``: the game's seats, whose players the key and the supply table link."""
-    seat_of = {s.player_name: s for s in seats if s.home}
-    pieces = boardview.pieces_of(state) if state is not None else {}
-    marks = boardmarks.marks_of(state, events)
-    rows = []
-    for c, members in enumerate(board.continent_territories):
-        for t in members:
-            tid = board.territories[t]
-            piece = pieces.get(tid)
-            rows.append(
-                {
-                    "territory": board.territory_names[t],
-                    "continent": board.continent_names[c],
-                    "owner": names.get(piece.player, piece.player) if piece else "",
-                    "size": piece.size if piece else "",
-                }
-            )
-    supplies = []
-    if state is not None:
-        for i, player in enumerate(state.players):
-            supplies.append(
-                {
-                    "player": names.get(player.name, player.name),
-                    "seat": seat_of.get(player.name),
-                    "colour": player.name,
-                    "out": i in state.eliminated,
-                    "small": state.supply(i, 1),
-                    "medium": state.supply(i, 2),
-                    "large": state.supply(i, 3),
-                }
-            )
-    return {
-        "board": board,
-        "board_svg": boardview.board_svg(board, pieces, names, marks),
-        "board_key": _board_key(board, state, names, marks, seat_of),
-        "reconstructed": boardview.has_reconstructed_routes(board),
-        "territory_rows": rows,
-        "supplies": supplies,
-    }
+    """What the kind's position template shows: its ``page_context`` of the position as
+    the reader may see it (None before the start), with the last move's ``events`` as the
+    reader sees them; and the template's name."""
+    context = kind_of(game).page_context(game.options, position, names, events, seats)
+    return {**context, "position_template": position_template(game)}
 
 
-def _board_key(
-    board: Board,
-    state: State | None,
-    names: dict[str, str],
-    marks: boardmarks.Marks,
-    seat_of: Mapping[str, Seat],
-) -> dict[str, Any]:
-    """Which colour is which player, and what the marks on the board mean, in words."""
-    players = []
-    if state is not None:
-        for i, player in enumerate(state.players):
-            players.append(
-                {
-                    "name": names.get(player.name, player.name),
-                    "seat": seat_of.get(player.name),
-                    "colour": player.name,
-                    "css_color": boardview.safe_color(board.continent_colors[player.home]),
-                    "out": i in state.eliminated,
-                }
-            )
-    marked = [
-        {"icon": boardview.ring_icon(kind), "words": words}
-        for kind, words in boardmarks.key_lines(board, marks)
-    ]
-    return {"players": players, "marks": marked}
-
-
-def _seat_rows(game: Game, seats: list[Seat], state: State | None) -> list[dict[str, Any]]:
-    board = _board(game)
-    eliminated = {state.players[p].name for p in state.eliminated} if state else set()
+def _seat_rows(game: Game, seats: list[Seat], state: Any) -> list[dict[str, Any]]:
+    kind = kind_of(game)
+    homes = kind.role_names(game.options)
+    out = set(kind.players_out(state)) if state is not None else set()
     rows = []
     for seat in seats:
         if game.status == Game.Status.OPEN:
             status = "waiting for the start"
         elif game.winner_id == seat.pk:
             status = "winner"
-        elif seat.player_name in eliminated:
+        elif seat.player_name in out:
             status = "eliminated"
         elif game.status in (Game.Status.SETUP, Game.Status.PLAY):
             status = "in game"
@@ -171,11 +110,6 @@ def _seat_rows(game: Game, seats: list[Seat], state: State | None) -> list[dict[
             status = game.get_status_display().lower()
         if seat.rank is not None:
             status += f" (rank {seat.rank})"
-        home = (
-            board.continent_names[board.continent_index[seat.home]]
-            if seat.home in board.continent_index
-            else ""
-        )
         rows.append(
             {
                 "bank": _bank_left(game, seat),
@@ -183,8 +117,8 @@ def _seat_rows(game: Game, seats: list[Seat], state: State | None) -> list[dict[
                 "seat": seat,
                 "name": seat.display_name,
                 "color": seat.player_name,
-                "css_color": boardview.safe_color(seat.player_name) if seat.home else "",
-                "home": home,
+                "css_color": kind.player_colour(game.options, seat.player_name),
+                "home": homes.get(seat.home, ""),
                 "status": status,
                 "waiting": selectors.decides_now(game, seat),
             }
@@ -230,7 +164,7 @@ def _log(
     held the seats then, with the game's other events (an organiser's actions,
     replacements) in their places."""
     by_id = {s.pk: s for s in seats}
-    board = _board(game)
+    kind = kind_of(game)
     events = list(game.events.select_related("seat"))
     replaced = services.replacements(events, by_id)
     entries = []
@@ -240,7 +174,7 @@ def _log(
             entries.append({"event": events[at]})
             at += 1
         then = wording.names_at(names, replaced, move.number)
-        words = describe.describe_move(board, move.action, move.player, move.events, then)
+        words = kind.describe_move(game.options, move.action, move.player, move.events, then)
         entries.append({"move": move, "words": words, "source": move.get_source_display()})
     entries += [{"event": event} for event in events[at:]]
     return entries
@@ -249,15 +183,15 @@ def _log(
 def _decision(
     game: Game,
     my_seat: Seat | None,
-    state: State | None,
-    names: Any,
+    state: Any,
+    names: Mapping[str, str],
     confirm: str,
     chosen: str = "",
     notation: str = "",
 ) -> dict[str, Any] | None:
-    """``chosen`` and ``notation``: a submission to show again as it was (the form a
-    signed-out player sent, back after signing in)."""
-    """The decision form, for the seat whose decision it is, and only for them."""
+    """The decision form, for the seat whose decision it is, and only for them; from
+    ``state`` as that player may see it. ``chosen`` and ``notation``: a submission to
+    show again as it was (the form a signed-out player sent, back after signing in)."""
     if (
         my_seat is None
         or state is None
@@ -266,15 +200,29 @@ def _decision(
         or not selectors.decides_now(game, my_seat)
     ):
         return None
-    groups = describe.choices(state, names)
+    kind, player, turn = kind_of(game), my_seat.player_name, game.turn_number
+    return _decision_form(kind, state, player, names, turn, confirm, chosen, notation)
+
+
+def _decision_form(
+    kind: GameKind,
+    state: Any,
+    player: str,
+    names: Mapping[str, str],
+    turn: int,
+    confirm: str = "",
+    chosen: str = "",
+    notation: str = "",
+) -> dict[str, Any]:
+    """What the decision form shows: the player's choices, grouped and in words."""
+    groups = kind.choices(state, player, names)
     legal = {c.action for g in groups for c in g.choices}
     return {
         "groups": groups,
-        "turn": game.turn_number,
+        "turn": turn,
         "confirm": confirm if confirm in legal else "",
         "chosen": chosen if chosen in legal else "",
         "notation": notation[:200],
-        "pending": state.pending is not None,
         "can_eliminate": wording.needs_confirming(groups),
     }
 
@@ -451,7 +399,7 @@ def _outcome(
     move = seen.move_numbered(game, int(done), viewer, seats)
     if move is None:
         return None
-    words = describe.describe_move(_board(game), move.action, move.player, move.events, names)
+    words = kind_of(game).describe_move(game.options, move.action, move.player, move.events, names)
     parts = (words.action, words.dice, *words.followed)
     lines = [wording.sentence(part) for part in parts if part]
     return {"move": move, "lines": lines, "now": now_waiting(game, me)}
@@ -490,7 +438,9 @@ def _game_context(
     seats = _seats(game)
     names = wording.player_names(seats)
     viewer = seen.viewer_of(game, request.user)
-    state = seen.state(game, viewer)
+    kind = kind_of(game)
+    position = seen.position(game, viewer)
+    state = kind.load(position) if position is not None else None
     my_seat = selectors.seat_for(game, request.user)
     user = request.user
     organiser = selectors.can_organise(game, user)
@@ -502,6 +452,7 @@ def _game_context(
     context: dict[str, Any] = {
         "game": game,
         "seats": _seat_rows(game, seats, state),
+        "with_roles": bool(kind.seat_roles(game.options)),
         "my_seat": my_seat,
         "organiser": organiser,
         "is_open": is_open,
@@ -511,7 +462,7 @@ def _game_context(
         "bank_time": wording.duration(game.bank_time),
         "increment": wording.duration(game.increment),
         "retreat_time": wording.duration(game.retreat_time),
-        "start_lines": describe.describe_start(game.start_record, names),
+        "start_lines": kind.describe_start(game.start_record, names),
         "log": log,
         "log_earlier": log[:-RECENT_LOG],
         "log_recent": log[-RECENT_LOG:],
@@ -520,9 +471,9 @@ def _game_context(
         "poll_seconds": settings.GAME_PAGE_POLL_SECONDS,
         "decision": _decision(game, my_seat, state, names, confirm, chosen, notation),
         "move_form": MoveForm(),
-        "pending_retreat": state.pending is not None if state else False,
+        "pending_retreat": kind.is_reply(state) if state is not None else False,
         **_result_context(game, seats),
-        **position_context(_board(game), state, names, last_events, seats),
+        **_position_context(game, position, names, last_events, seats),
     }
     if is_open:
         context["can_join"] = user.is_authenticated and my_seat is None and has_room
@@ -582,14 +533,15 @@ def move(request: HttpRequest, pk: int) -> HttpResponse:
             confirm_elimination=form.cleaned_data["confirm_elimination"],
         )
     except services.NeedsConfirmation as risky:
-        messages.error(request, _confirm_message(risky))
-        return _game_page(request, _visible_game(request, pk), status=400, confirm=risky.action)
+        game = _visible_game(request, pk)
+        messages.error(request, _confirm_message(game, risky))
+        return _game_page(request, game, status=400, confirm=risky.action)
     except services.GameError as refusal:
         game = _visible_game(request, pk)
         messages.error(request, f"Your move was not accepted: {refusal}")
         return _game_page(request, game, status=_refusal_status(refusal))
     game = decision.move.game
-    words = describe.action_phrase(_board(game), decision.move.action)
+    words = kind_of(game).action_phrase(game.options, decision.move.action)
     if decision.duplicate:
         messages.info(request, _already_recorded(words))
     else:
@@ -597,10 +549,11 @@ def move(request: HttpRequest, pk: int) -> HttpResponse:
     return redirect(_game_url(game, done=str(decision.move.number)))
 
 
-def _confirm_message(risky: services.NeedsConfirmation) -> str:
-    words = describe.action_phrase(BOARDS[risky.board], risky.action)
+def _confirm_message(game: Game, risky: services.NeedsConfirmation) -> str:
+    kind = kind_of(game)
+    words = kind.action_phrase(game.options, risky.action)
     return (
-        f"{describe.elimination_warning(words)} Tick “I understand this eliminates me” to "
+        f"{kind.confirmation_warning(words)} Tick “I understand this eliminates me” to "
         f"submit it. {NOTHING_CHANGED}"
     )
 
@@ -770,10 +723,11 @@ def replay(request: HttpRequest, pk: int) -> HttpResponse:
     last, move_at, state = seen.replay_step(game, seen.viewer_of(game, request.user), asked, seats)
     step = min(max(asked, 0), last)
     names = wording.player_names(seats)
+    kind = kind_of(game)
     words = None
     if move_at is not None:
-        words = describe.describe_move(
-            _board(game), move_at.action, move_at.player, move_at.events, names
+        words = kind.describe_move(
+            game.options, move_at.action, move_at.player, move_at.events, names
         )
     url = reverse("games:replay", args=[game.pk])
     steps = {"first": 0, "previous": max(step - 1, 0), "next": min(step + 1, last), "last": last}
@@ -787,10 +741,10 @@ def replay(request: HttpRequest, pk: int) -> HttpResponse:
             "move": move_at,
             "words": words,
             "links": {key: f"{url}?step={value}" for key, value in steps.items()},
-            "start_lines": describe.describe_start(game.start_record, names),
+            "start_lines": kind.describe_start(game.start_record, names),
             **_result_context(game, seats),
-            **position_context(
-                _board(game), state, names, move_at.events if move_at else [], seats
+            **_position_context(
+                game, kind.dump(state), names, move_at.events if move_at else [], seats
             ),
         },
     )
@@ -853,11 +807,11 @@ def decide(request: HttpRequest, token: str) -> HttpResponse:
                 )
             except services.NeedsConfirmation as risky:
                 confirm = risky.action
-                error = _confirm_message(risky)
+                error = _confirm_message(game, risky)
             except services.GameError as refusal:
                 error = f"Your decision was not accepted: {refusal}"
             else:
-                words = describe.action_phrase(_board(game), decision.move.action)
+                words = kind_of(game).action_phrase(game.options, decision.move.action)
                 done = _already_recorded(words) if decision.duplicate else ""
                 context = {"game": game, "done": words, "duplicate": done}
                 game.refresh_from_db()
@@ -870,20 +824,15 @@ def decide(request: HttpRequest, token: str) -> HttpResponse:
     seats = _seats(game)
     names = wording.player_names(seats)
     viewer = seen.seat_viewer(game, seat)
-    state = seen.state(game, viewer)
-    groups = describe.choices(state, names)
+    kind = kind_of(game)
+    position = seen.position(game, viewer)
+    state = kind.load(position) if position is not None else None
     context = {
         "game": game,
         "seat": seat,
         "error": error,
-        "decision": {
-            "groups": groups,
-            "turn": link.turn,
-            "confirm": confirm,
-            "pending": state.pending is not None,
-            "can_eliminate": wording.needs_confirming(groups),
-        },
+        "decision": _decision_form(kind, state, seat.player_name, names, link.turn, confirm),
         "decision_action": request.path,
-        **position_context(_board(game), state, names, _last_events(game, viewer), seats),
+        **_position_context(game, position, names, _last_events(game, viewer), seats),
     }
     return render(request, "games/decide.html", context, status=400 if error else 200)

@@ -13,15 +13,14 @@ from django.forms import ModelForm
 from django.http import HttpRequest
 
 from games.errors import GameError
-from games.forms import BOARD_CHOICES, DEFAULT_BOARD
-from games.kinds import all_kinds
+from games.forms import KindOptionField
+from games.kinds import all_kinds, kind_of
 from games.models import Game
 from ratings import ladder as ladders
 from ratings.errors import RatingError
 from ratings.models import JournalEntry, Ladder, LadderPlayer
 from tournaments.admin import LeagueScopedAdmin
 from tournaments.selectors import is_site_staff
-from ww5.templatetags.boards import board_name
 from ww5site.readonly import ReadOnlyAdminMixin
 
 # The ladder's settings, as its fields hold them (its kind, like an event's, is the one it
@@ -37,7 +36,7 @@ LADDER_FIELDS = ["board" if name == "options" else name for name in SETTINGS]
 
 class LadderForm(ModelForm):
     # The ladder's games' board and time control, chosen by their names.
-    board = forms.ChoiceField(choices=BOARD_CHOICES, initial=DEFAULT_BOARD)
+    board = KindOptionField("board")
     time_control = forms.ChoiceField(
         choices=Game.TimeControl.choices, initial=Game.TimeControl.FIXED
     )
@@ -83,7 +82,7 @@ class LadderAdmin(LeagueScopedAdmin):
 
     @admin.display(description="board")
     def board(self, ladder: Ladder) -> str:
-        return board_name(ladder.options.get("board", ""))
+        return kind_of(ladder).options_words(ladder.options)
 
     def get_fields(self, request: HttpRequest, obj: Any = None) -> Any:
         """A new ladder chooses its game, once the site serves more than one."""

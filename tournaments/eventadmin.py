@@ -22,14 +22,13 @@ from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.urls import URLPattern, path, reverse
 from django.utils.html import format_html, format_html_join
 
-from games.forms import BOARD_CHOICES, DEFAULT_BOARD
-from games.kinds import all_kinds
+from games.forms import KindOptionField
+from games.kinds import all_kinds, kind_of
 from games.models import Game
 from tournaments import eventjobs, eventsettings, export, selectors, services
 from tournaments.admin import LeagueScopedAdmin
 from tournaments.errors import TournamentError
 from tournaments.models import Entry, EventJob, Tournament
-from ww5.templatetags.boards import board_name
 from ww5site.durations import counted
 
 FIELDSETS = (
@@ -97,7 +96,7 @@ class TournamentForm(forms.ModelForm):
 
     organiser: Any = None  # the signed-in organiser, set per request by ``get_form``
 
-    board = forms.ChoiceField(choices=BOARD_CHOICES, initial=DEFAULT_BOARD)
+    board = KindOptionField("board")
     time_control = forms.ChoiceField(
         choices=Game.TimeControl.choices,
         initial=Tournament._meta.get_field("time_control").default,
@@ -283,7 +282,7 @@ class TournamentAdmin(LeagueScopedAdmin):
     @admin.display(description="Board")
     def board(self, obj: Tournament) -> str:
         """The board of the event's games, by its name (shown once it may not change)."""
-        return board_name(obj.options.get("board", ""))
+        return kind_of(obj).options_words(obj.options)
 
     @admin.display(description="Pages")
     def links(self, obj: Tournament) -> str:

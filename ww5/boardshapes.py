@@ -22,7 +22,7 @@ CLUSTER_HEIGHT = 250
 CLUSTER_POINTS = ((-85, -55), (85, -55), (0, 65))
 
 # Text, in layout units (a 1000-wide map): big enough to read on a phone once the
-# picture is at least 800 pixels wide, as the page keeps it (see _styles.html).
+# picture is at least 800 pixels wide, as the page keeps it (see ww5/templates/ww5/_styles.html).
 NAME_SIZE = 15
 PIECE_SIZE = 14  # bold
 CONTINENT_SIZE = 15  # italic

@@ -8,19 +8,30 @@ and the home continents an event balances over its rounds (R4).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from random import Random
 from typing import Any, ClassVar
 
+from django import forms
+
 from games.kinds import PLAY, SETUP, Bot, Dice, Event, GameKind, Position, Refused
 from games.wording import ChoiceGroup, MoveWords
-from ww5 import describe, engine, pages, tournament
+from ww5 import boardview, describe, engine, pages, tournament
 from ww5.engine.board import DEFAULT_BOARD
 from ww5.engine.bots import BOTS
 from ww5.engine.lookahead import eliminates_mover
 from ww5.engine.state import State
 
 STRICT, CASUAL = "strict", "casual"
+SETUP_CHOICES = [
+    (STRICT, "Strict: all smalls, then mediums, then larges, one at a time"),
+    (CASUAL, "Casual: each player places all three at once"),
+]
+BOARD_NOTE = (
+    "Original (2008) is the default; the Pyramid Arcade printing lacks two sea routes and "
+    "has one extra land border; Balanced is the designer's never-printed board where every "
+    "territory has five routes."
+)
 
 
 def _seated(bot: Any) -> Bot:
@@ -156,6 +167,18 @@ class WorldWar5(GameKind):
     def _board(self, options: Mapping[str, Any]) -> engine.Board:
         return engine.BOARDS[options["board"]]
 
+    def options_fields(self) -> dict[str, Any]:
+        boards = [(key, board.name) for key, board in sorted(engine.BOARDS.items())]
+        return {
+            "board": forms.ChoiceField(choices=boards, initial=DEFAULT_BOARD, help_text=BOARD_NOTE),
+            "setup": forms.ChoiceField(label="Setup", choices=SETUP_CHOICES, initial=STRICT),
+            "retreat_into_origin": forms.BooleanField(
+                label="House variant: a beaten piece may retreat into the attacker's territory",
+                required=False,
+                help_text="Off by default, and never used in rated or tournament play (R19).",
+            ),
+        }
+
     def options_words(self, options: Mapping[str, Any]) -> str:
         checked = self.check_options(options)
         words = [self._board(checked).name]
@@ -210,6 +233,13 @@ class WorldWar5(GameKind):
     ) -> dict[str, Any]:
         state = self.load(position) if position is not None else None
         return pages.position_context(self._board(options), state, names, events, seats)
+
+    def players_out(self, state: State) -> Collection[str]:
+        return {state.players[i].name for i in state.eliminated}
+
+    def player_colour(self, options: Mapping[str, Any], player: str) -> str:
+        # a player is named after the colour of their home continent
+        return boardview.safe_color(player) if player else ""
 
     def picture(
         self,

@@ -28,7 +28,7 @@ def form_data(**changes: Any) -> dict[str, Any]:
         "name": "Friday night",
         "seats": "3",
         "board": "pyramid-arcade",
-        "setup_mode": "casual",
+        "setup": "casual",
         "home_assignment": "choose",
         "home": "africa",
         "decision_hours": "12",
