@@ -712,7 +712,7 @@ def invite(request: HttpRequest, token: str) -> HttpResponse:
 @require_GET
 def replay(request: HttpRequest, pk: int) -> HttpResponse:
     game = _visible_game(request, pk)
-    if not game.start_record:
+    if game.position is None:  # a kind's start may record nothing
         messages.info(request, "This game has not started: there is nothing to replay yet.")
         return redirect(_game_url(game))
     seats = _seats(game)
@@ -754,7 +754,7 @@ def replay(request: HttpRequest, pk: int) -> HttpResponse:
 def record(request: HttpRequest, pk: int) -> HttpResponse:
     """The game record (R30) as a JSON download: positions, moves and their dice."""
     game = _visible_game(request, pk)
-    if not game.start_record:
+    if game.position is None:
         raise Http404("This game has not started: it has no record yet.")
     record = seen.game_record(game, seen.viewer_of(game, request.user))
     response = JsonResponse(record, json_dumps_params={"indent": 2})
