@@ -72,7 +72,7 @@ def _seats(game: Game) -> list[Seat]:
     return list(game.seats.select_related("user__profile").order_by("number"))
 
 
-def position_template(game: Game) -> str:
+def _position_template(game: Game) -> str:
     """The kind's template of the position, which the pages include for each of their
     parts (``GameKind``'s words and pictures)."""
     return f"{kind_of(game).template_folder}/position.html"
@@ -89,7 +89,7 @@ def _position_context(
     the reader may see it (None before the start), with the last move's ``events`` as the
     reader sees them; and the template's name."""
     context = kind_of(game).page_context(game.options, position, names, events, seats)
-    return {**context, "position_template": position_template(game)}
+    return {**context, "position_template": _position_template(game)}
 
 
 def _seat_rows(game: Game, seats: list[Seat], state: Any) -> list[dict[str, Any]]:
