@@ -198,6 +198,8 @@ class GameKind(ABC):
         """Whether missing this decision counts towards the game's forfeit limit."""
         return not self.is_reply(state)
 
+    # The bots that can play its seats, by name; the first is the one an event or a
+    # ladder adds when none is named.
     bots: ClassVar[Mapping[str, Bot]] = {}
 
     # --- what each reader may see ------------------------------------------------

@@ -75,7 +75,10 @@ class GameOptions:
         (``decision_time``) or one of the kind's own options (``board``). A name that is
         neither is a GameError."""
         own = {name: value for name, value in changes.items() if name not in _FIELDS}
-        options = replace(self, **{name: changes[name] for name in set(changes) - set(own)})
+        server = {name: changes[name] for name in set(changes) - set(own)}
+        if server.get("kind", self.kind) != self.kind:
+            server.setdefault("rules", {})  # another game: its own options start afresh
+        options = replace(self, **server)
         unknown = set(own) - set(_defaults(options.kind))
         if unknown:
             raise GameError(f"unknown game options: {', '.join(sorted(unknown))}")

@@ -224,10 +224,12 @@ def join(
 
 
 def add_bot(
-    ladder: Ladder, by: AbstractBaseUser, bot: str = "greedy", max_games: int = 1
+    ladder: Ladder, by: AbstractBaseUser, bot: str = "", max_games: int = 1
 ) -> LadderPlayer:
-    """A bot entrant, added by an organiser (a house player, or for tests)."""
+    """A bot entrant, added by an organiser (a house player, or for tests); ``bot``: one
+    of its game's bots by name, its first if none is named (World War 5: greedy)."""
     _check_organiser(ladder.league, by)
+    bot = bot or next(iter(kind_named(ladder.kind).bots), "")
     if bot not in kind_named(ladder.kind).bots:
         raise RatingError(f"unknown bot {bot!r}")
     _check_max(ladder, max_games)

@@ -190,8 +190,11 @@ def check_settings(tournament: Tournament) -> None:
         game_options(tournament).check()
     except GameError as refusal:
         raise TournamentError(str(refusal)) from None
-    if not 2 <= tournament.table_size <= 6:
-        raise TournamentError("a table has 2 to 6 players")
+    kind = kind_of(tournament)
+    if not kind.min_players <= tournament.table_size <= kind.max_players:
+        raise TournamentError(
+            f"a table of {kind.name} has {kind.min_players} to {kind.max_players} players"
+        )
     if tournament.round_time < timedelta(hours=1):
         raise TournamentError("allow a round at least an hour")
     if tournament.swiss_rounds is not None and tournament.swiss_rounds < 1:

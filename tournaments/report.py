@@ -22,7 +22,7 @@ from tournaments.core.roundrobin import Schedule
 from tournaments.core.standings import STEPS
 from tournaments.eventsettings import kind_of, kind_options
 from tournaments.models import Bye, Entry, Table, TableSeat, Tournament
-from tournaments.rounds import RANKINGS, schedule_of
+from tournaments.rounds import ranking_of, schedule_of
 
 FORMAT_VERSION = 1
 
@@ -98,10 +98,15 @@ def elimination_rounds(event: Tournament) -> int | None:
 
 def settings_of(event: Tournament, schedule: Schedule | None) -> dict[str, Any]:
     table = history.points_table(event)
+    own = kind_options(event)
     sizes = history.table_sizes(event)
     return {
-        "board": event.options["board"],
-        "setup": "strict (R7)",
+        "game": {"kind": event.kind, "name": kind_of(event).name},
+        "options": own,
+        "rules": kind_of(event).options_words(own),
+        # World War 5's board and setup, under the names they had before there were kinds
+        "board": own.get("board"),
+        "setup": "strict (R7)" if own.get("setup") == "strict" else own.get("setup"),
         "time_control": event.time_control,
         "decision_seconds": _seconds(event.decision_time),
         "retreat_seconds": _seconds(event.retreat_time),
@@ -235,7 +240,7 @@ def _ranking_words(event: Tournament) -> list[str]:
     """The event's published ranking of unfinished games (R28): its kind's words for the
     measures it compares, in order."""
     words = kind_of(event).adjudication_measures()
-    return [words.get(key, key) for key in RANKINGS[Tournament.Adjudication(event.adjudication)]]
+    return [words.get(key, key) for key in ranking_of(event)]
 
 
 def _table(

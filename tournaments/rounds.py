@@ -12,6 +12,7 @@ retried or repeated job finds the round made and makes nothing twice.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import asdict
 from datetime import datetime
 from typing import Any
@@ -21,7 +22,7 @@ from django.utils import timezone
 
 from games import services as games
 from games.errors import GameError
-from games.kinds import kind_named
+from games.kinds import GameKind, kind_named
 from games.models import Game, Move
 from games.services import TableSeat as GameSeat
 from games.signals import Finish
@@ -42,6 +43,19 @@ RANKINGS = {
     Tournament.Adjudication.TERRITORIES: ["territories", "pips"],
     Tournament.Adjudication.PIECES: ["pips", "territories"],
 }
+
+
+def kind_ranking(kind: GameKind, chosen: Sequence[str]) -> list[str]:
+    """The measures a game of ``kind`` cut short is ranked by, in order: those of
+    ``chosen`` (an event's or a ladder's published ranking) the kind measures, or, for a
+    kind with other measures, the kind's own in the order it gives them."""
+    measures = kind.adjudication_measures()
+    return [m for m in chosen if m in measures] or list(measures)
+
+
+def ranking_of(event: Tournament) -> list[str]:
+    """The measures the event ranks a game cut short by, in order (its setting's)."""
+    return kind_ranking(kind_of(event), RANKINGS[Tournament.Adjudication(event.adjudication)])
 
 
 def round_seed(tournament: Tournament, number: int, attempt: int = 0) -> int:
@@ -445,7 +459,7 @@ def adjudicate_round(made: Round) -> int:
     """The round's deadline has passed: each game still running ends under the event's
     turn-limit house rule (R28), through the games' one finish path. Returns how many."""
     event = made.tournament
-    ranking = RANKINGS[Tournament.Adjudication(event.adjudication)]
+    ranking = ranking_of(event)
     ended = 0
     for table in made.tables.filter(finished_at__isnull=True).select_related("game"):
         if table.game is not None and adjudicate_game(table.game, ranking):
@@ -465,6 +479,7 @@ def adjudicate_game(game: Game, ranking: list[str]) -> bool:
         return False
     kind = kind_named(game.kind)
     measures = kind.adjudication_measures()
+    ranking = kind_ranking(kind, ranking)
     moves = [
         (action, list(events))
         for action, events in game.moves.order_by("number").values_list("action", "events")

@@ -342,9 +342,11 @@ def check_in(tournament: Tournament, user: AbstractBaseUser, now: datetime | Non
         return entry
 
 
-def add_bot(tournament: Tournament, by: AbstractBaseUser, bot: str = "greedy") -> Entry:
-    """A bot entry (for tests and casual events), added by an organiser."""
+def add_bot(tournament: Tournament, by: AbstractBaseUser, bot: str = "") -> Entry:
+    """A bot entry (for tests and casual events), added by an organiser; ``bot``: one of
+    its game's bots by name, its first if none is named (World War 5: greedy)."""
     check_organiser(tournament.league, by)
+    bot = bot or next(iter(kind_of(tournament).bots), "")
     if bot not in kind_of(tournament).bots:
         raise TournamentError(f"unknown bot {bot!r}")
     with transaction.atomic():

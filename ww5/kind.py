@@ -50,7 +50,8 @@ class WorldWar5(GameKind):
     max_players: ClassVar[int] = 6
     template_folder: ClassVar[str] = "ww5"
     hides_nothing: ClassVar[bool] = True
-    bots: ClassVar[Mapping[str, Bot]] = {key: _seated(bot) for key, bot in BOTS.items()}
+    # greedy first: the bot an event or a ladder adds when none is named
+    bots: ClassVar[Mapping[str, Bot]] = {key: _seated(BOTS[key]) for key in ("greedy", "random")}
 
     def default_options(self) -> dict[str, Any]:
         return {"board": DEFAULT_BOARD, "setup": STRICT, "retreat_into_origin": False}

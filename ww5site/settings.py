@@ -141,6 +141,7 @@ TEMPLATES = [
                 "django.contrib.messages.context_processors.messages",
                 "accounts.context_processors.mail_notice",
             ],
+            "builtins": ["ww5site.sitename"],
         },
     },
 ]
@@ -191,6 +192,9 @@ ACCOUNT_LOGOUT_ON_GET = False
 ACCOUNT_LOGOUT_REDIRECT_URL = "home"
 ACCOUNT_USER_DISPLAY = "accounts.services.display_name"
 ACCOUNT_ADAPTER = "accounts.adapter.AccountAdapter"
+# SITE_NAME: the site's name, which its pages and mails show and sign with (the games it
+# runs name themselves: each kind has its name).
+SITE_NAME = os.environ.get("SITE_NAME", "World War 5 by email")
 # MAIL_SUBJECT_PREFIX: what begins every mail's subject, the site's own and Django's.
 MAIL_SUBJECT_PREFIX = os.environ.get("MAIL_SUBJECT_PREFIX", "[World War 5] ")
 ACCOUNT_EMAIL_SUBJECT_PREFIX = MAIL_SUBJECT_PREFIX

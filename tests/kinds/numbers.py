@@ -143,6 +143,31 @@ class SecretNumbers(GameKind):
         groups = [[p for p in playing if state["scores"][p] == score] for score in points]
         return groups + [[p] for p in reversed(state["out"])]
 
+    # --- tournament hooks: a game cut short ranks by points; a forfeit is out at once
+
+    def adjudication_measures(self) -> Mapping[str, str]:
+        return {"points": "points scored"}
+
+    def measure(
+        self, position: Position, measures: Sequence[str]
+    ) -> dict[str, tuple[int, ...] | None]:
+        if set(measures) - {"points"}:
+            raise ValueError(f"unknown measures: {measures}")
+        return {
+            p: None if p in position["out"] else tuple(position["scores"][p] for _ in measures)
+            for p in position["players"]
+        }
+
+    def eliminations(
+        self, history: Sequence[tuple[str, list[Event]]]
+    ) -> tuple[tuple[tuple[str, ...], bool], ...]:
+        return tuple(
+            ((event["player"],), True)
+            for _, events in history
+            for event in events
+            if event["type"] == "forfeit"
+        )
+
     # --- what each reader may see: another player's pick is sealed until revealed
 
     def view(self, position: Position, viewer: Viewer) -> Position:
