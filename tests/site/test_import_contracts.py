@@ -88,13 +88,15 @@ def wrong_way(module: str, line: str, *broken: str, told: str) -> Any:
         wrong_way(
             "tournaments/core/seating.py",
             "from ww5.engine import BOARDS",
+            "layers",
             "cores-play-no-game",
             "engine-behind-the-kind",
-            told="tournaments.core is not allowed to import games",
+            told="tournaments.core is not allowed to import ww5",
         ),
         wrong_way(
             "inbound/answers.py",
             "from ww5.engine import BOARDS",
+            "layers",
             "engine-behind-the-kind",
             told="inbound is not allowed to import ww5.engine",
         ),
