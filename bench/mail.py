@@ -263,6 +263,7 @@ def render_all(games: list[Any]) -> list[dict[str, Any]]:
             user = seat.user
             context = notify.decision_context(game, seat, state)
             subject, text, html = notify.render_mail("decision", context, user)
+            spec = notify.picture_spec(game, context["names"], seen.seat_viewer(game, seat))
             rendered.append(
                 {
                     "to_address": user.email,
@@ -272,10 +273,7 @@ def render_all(games: list[Any]) -> list[dict[str, Any]]:
                     "to_user": user,
                     "thread": notify.thread_for(game),
                     "unsubscribe_url": unsubscribe_url(user),
-                    "inline_part": (
-                        notify.BOARD_PART,
-                        notify.board_spec(game, context["names"], seen.seat_viewer(game, seat)),
-                    ),
+                    "inline_part": (notify.BOARD_PART, spec) if spec is not None else None,
                 }
             )
     return rendered

@@ -21,7 +21,6 @@ from accounts.digest_times import next_digest_at
 from accounts.models import Profile
 from games import links, notify, seen, selectors, wording
 from games.models import Game, Move
-from ww5.engine import BOARDS
 
 # Lines of moves told per game; a busier game's digest says how many more there were.
 MOVES_PER_GAME = 40
@@ -80,11 +79,10 @@ def digest_games(user: AbstractBaseUser, since: datetime, until: datetime) -> li
                 "number"
             )
         )
-        board = BOARDS[game.options["board"]]
         viewer = seen.seat_viewer(game, mine)
         lines = [
             notify.move_line(
-                board, seen.move(game, move, by_id[move.seat_id].player_name, viewer), names
+                game, seen.move(game, move, by_id[move.seat_id].player_name, viewer), names
             )
             for move in moves[:MOVES_PER_GAME]
         ]

@@ -3,7 +3,8 @@ it refuses, and each means nothing was changed."""
 
 from __future__ import annotations
 
-from ww5.describe import ELIMINATES
+from collections.abc import Mapping
+from typing import Any
 
 
 class GameError(Exception):
@@ -28,9 +29,14 @@ class IllegalMove(GameError):
 
 
 class NeedsConfirmation(GameError):
-    """R15: the decision leaves its player's home continent empty, eliminating them;
-    the player must confirm it. Nothing was changed."""
+    """The decision is one its player confirms before it is applied (its kind's
+    ``needs_confirmation``; World War 5, R15: it eliminates them). Nothing was changed.
+    ``words``: why, as the kind says it (its ``confirmation_words``); ``options``: the
+    game's, for the kind's words of the action."""
 
-    def __init__(self, action: str, board: str) -> None:
-        self.action, self.board = action, board
-        super().__init__(f"{action} {ELIMINATES}: confirm it to submit it")
+    def __init__(self, action: str, words: str, options: Mapping[str, Any] | None = None) -> None:
+        self.action, self.words = action, words
+        self.options: Mapping[str, Any] = options or {}
+        # World War 5's board, for the pages that name the action by it
+        self.board: str = self.options.get("board", "")
+        super().__init__(f"{' '.join(filter(None, (action, words)))}: confirm it to submit it")

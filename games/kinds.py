@@ -322,6 +322,10 @@ class GameKind(ABC):
         while it has none) on the pages, or "" for none (the default)."""
         return ""
 
+    # Whether the kind draws its positions as pictures (``picture``): mails about a game
+    # of a kind without them carry no picture, and their HTML shows none.
+    draws_pictures: ClassVar[bool] = False
+
     def picture(
         self,
         options: Mapping[str, Any],
@@ -332,6 +336,15 @@ class GameKind(ABC):
         """The position (as the reader may see it) as a PNG picture for mails, with the
         last move's events marked; None for a kind without one (the default)."""
         return None
+
+    def warm_up(self) -> None:
+        """Prepare, once, what drawing ``picture`` needs, in a worker's main process before
+        its pool forks, so that every process shares it (default: nothing)."""
+        return None
+
+    # Shorter ways to write an action in a reply by mail, which its help shows as
+    # examples (default: none; the help then points to the notation of the list).
+    reply_examples: ClassVar[tuple[str, ...]] = ()
 
     # --- tournament hooks --------------------------------------------------------
     # What an event or a ladder asks of the game: the measures a turn-limit ranking may
@@ -417,6 +430,19 @@ def kind_of(game: Any) -> GameKind:
 def all_kinds() -> list[GameKind]:
     """The registered kinds, by name."""
     return sorted(_kinds.values(), key=lambda kind: kind.name)
+
+
+def competition_ranks(order: Sequence[Sequence[str]]) -> dict[str, int]:
+    """Each player's rank from a kind's ``finishing_order``, as in competitions ("1224"):
+    tied players share the best place of their group, and a group's place counts every
+    player above it."""
+    ranks: dict[str, int] = {}
+    place = 1
+    for group in order:
+        for name in group:
+            ranks[name] = place
+        place += len(group)
+    return ranks
 
 
 def kind_choices() -> list[tuple[str, str]]:

@@ -9,7 +9,7 @@ two prompts for one decision.
 from __future__ import annotations
 
 import zoneinfo
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from django.conf import settings
@@ -18,14 +18,12 @@ from django.urls import reverse
 from django.utils import timezone
 
 from games import links, replyto, seen, selectors, wording
-from games.kinds import kind_of
+from games.kinds import DEFAULT_KIND, Event, kind_named, kind_of
 from games.models import Game, GameEvent, Move, Seat
 from mail.parts import InlinePart, content_id
-from ww5 import boardmarks, describe, engine
-from ww5.engine import BOARDS, Board, State
 
-# The kind of inline part by which a decision mail shows the board (``board_part``), and
-# the Content-ID its HTML part shows it by.
+# The kind of inline part by which a decision mail shows the board, its kind's picture
+# of the position (``board_part``), and the Content-ID its HTML part shows it by.
 BOARD_PART = "board"
 BOARD_CID = content_id(BOARD_PART)
 
@@ -47,42 +45,32 @@ def render_mail(name: str, context: dict[str, Any], user: Any) -> tuple[str, str
         )
 
 
-def board_lines(game: Game, state: State, names: dict[str, str]) -> list[str]:
-    """The position as text, continent by continent."""
-    board = BOARDS[game.options["board"]]
-    lines = []
-    for c, members in enumerate(board.continent_territories):
-        cells = []
-        for t in members:
-            piece = state.pieces[t]
-            holder = "empty"
-            if piece is not None:
-                size = ("small", "medium", "large")[piece[1] - 1]
-                holder = f"{names[state.players[piece[0]].name]}'s {size}"
-            cells.append(f"{board.territory_names[t]}: {holder}")
-        lines.append(f"{board.continent_names[c]} — " + "; ".join(cells))
-    return lines
+def position_lines(game: Game, viewer: seen.Viewer, names: Mapping[str, str]) -> list[str]:
+    """The game's position as lines of text, as ``viewer`` may see it (its kind's words)."""
+    position = seen.position(game, viewer)
+    if position is None:
+        return []
+    return kind_of(game).position_lines(game.options, position, names)
 
 
 def moves_since(game: Game, seat: Seat, names: dict[str, str], seats: Iterable[Seat]) -> list[str]:
     """What happened since this seat's previous decision, in words, as its player may
     see it; ``seats``: the game's seats."""
-    board = BOARDS[game.options["board"]]
     players = {s.pk: s.player_name for s in seats}
     viewer = seen.seat_viewer(game, seat)
     last = game.moves.filter(seat=seat).order_by("-number").values_list("number", flat=True)
     since = last[0] if last else 0
     moves = Move.objects.filter(game=game, number__gt=since)
     return [
-        move_line(board, seen.move(game, move, players[move.seat_id], viewer), names)
+        move_line(game, seen.move(game, move, players[move.seat_id], viewer), names)
         for move in moves
     ]
 
 
-def move_line(board: Board, move: seen.SeenMove, names: dict[str, str]) -> str:
-    """One logged move in words, as its reader may see it, on one line: "12. … rolls …;
-    … retreats …"."""
-    words = describe.describe_move(board, move.action, move.player, move.events, names)
+def move_line(game: Game, move: seen.SeenMove, names: Mapping[str, str]) -> str:
+    """One logged move of the game in words, as its reader may see it, on one line:
+    "12. … rolls …; … retreats …"."""
+    words = kind_of(game).describe_move(game.options, move.action, move.player, move.events, names)
     parts = [words.action, words.dice, *words.followed]
     return f"{move.number}. " + " ".join(p for p in parts if p)
 
@@ -99,55 +87,73 @@ SENT_WHEN_MUTED = {"missed"}
 
 
 def decision_context(
-    game: Game, seat: Seat, state: State, seats: Iterable[Seat] | None = None
+    game: Game, seat: Seat, state: Any, seats: Iterable[Seat] | None = None
 ) -> dict[str, Any]:
     """What a decision mail (or its reminder) says, as the seat's player may see it;
     ``seats`` when already read."""
     if seats is None:
         seats = list(game.seats.select_related("user__profile"))
-    state = seen.shown(game, state, seen.seat_viewer(game, seat))
+    kind = kind_of(game)
+    viewer = seen.seat_viewer(game, seat)
+    state = seen.shown(game, state, viewer)
+    player = seat.player_name
     names = wording.player_names(seats)
     return {
         "game": game,
         "seat": seat,
         "names": names,
-        "kind": decision_kind(state),
-        "board_lines": board_lines(game, state, names),
+        "kind": kind.decision_words(state, player),
+        "board_lines": position_lines(game, viewer, names),
         "moves": moves_since(game, seat, names, seats),
-        "groups": describe.choices(state, names),
-        "example": next(iter(engine.legal_actions(state)), "move usa colombia"),
+        "groups": kind.choices(state, player, names),
+        "example": kind.example_action(state, player),
         "link": links.decision_url(game, seat),
         "deadline": game.deadline,
         "board_cid": BOARD_CID,
+        "picture": kind.draws_pictures,
     }
 
 
-def board_spec(
+def picture_spec(
     game: Game,
-    names: dict[str, str],
+    names: Mapping[str, str],
     viewer: seen.Viewer,
-    marks: boardmarks.Marks | None = None,
-) -> dict[str, Any]:
-    """What the sender needs to draw the game's board as it is now, as ``viewer`` may
-    see it (``board_picture``), with ``marks``: the last move and a pending retreat."""
-    spec = {"board": game.options["board"], "position": seen.position(game, viewer), "names": names}
-    if marks is not None:
-        spec["marks"] = marks.as_data()
-    return spec
+    events: Sequence[Event] | None = None,
+) -> dict[str, Any] | None:
+    """What the sender needs to draw the game's position as it is now, as ``viewer`` may
+    see it, by its kind's ``picture`` (``board_part``): with ``events``, the last move's
+    as the viewer sees them (read here when not given), which the picture marks. None
+    for a kind that draws no pictures, or a game not started."""
+    kind = kind_of(game)
+    position = seen.position(game, viewer)
+    if not kind.draws_pictures or position is None:
+        return None
+    if events is None:
+        last = seen.last_move(game, viewer)
+        events = last.events if last is not None else []
+    return {
+        "kind": game.kind,
+        "options": game.options,
+        "position": position,
+        "names": dict(names),
+        "events": list(events),
+    }
 
 
 def board_picture(spec: dict[str, Any]) -> bytes:
-    """The board of a ``board_spec`` as a PNG picture."""
-    from ww5 import boardpng, boardview
-
-    state = engine.load_position(spec["position"])
-    marks = boardmarks.Marks.from_data(spec.get("marks"))
-    pieces = boardview.pieces_of(state)
-    return boardpng.board_png(BOARDS[spec["board"]], pieces, spec["names"], marks)
+    """The position of a ``picture_spec`` as its kind draws it, a PNG picture."""
+    # A mail queued before pictures came from the kinds has World War 5's spec: its
+    # board, and marks instead of events (it goes without them).
+    kind = kind_named(spec.get("kind", DEFAULT_KIND))
+    options = spec["options"] if "options" in spec else {"board": spec["board"]}
+    picture = kind.picture(options, spec["position"], spec["names"], spec.get("events", []))
+    if picture is None:
+        raise ValueError(f"{kind.name} draws no picture of this position")
+    return picture
 
 
 def board_part(spec: dict[str, Any]) -> InlinePart:
-    """The board picture of a decision mail, drawn by the sending worker (registered with
+    """The picture of a mail's position, drawn by the sending worker (registered with
     the outbox as the ``BOARD_PART`` kind when the app starts)."""
     return InlinePart(board_picture(spec), "png", "board.png")
 
@@ -162,7 +168,7 @@ def _queue(
     decision: bool | None = None,
 ) -> None:
     """Render ``emails/<name>-*`` for the seat's player and queue it in the outbox (in the
-    caller's transaction), if the player has an address; ``board``: the ``board_spec`` of
+    caller's transaction), if the player has an address; ``board``: the ``picture_spec`` of
     the picture its HTML part shows. ``decision``: replies go to the reply address of the
     decision due now (True) or of the game (False; ``games.replyto``); None: to the site."""
     if seat.muted and kind not in SENT_WHEN_MUTED:
@@ -221,32 +227,31 @@ def queue_notice_mails(
 
 
 def queue_decision_mail(
-    game: Game, seat: Seat, state: State, seats: list[Seat], move: Move | None = None
+    game: Game, seat: Seat, state: Any, seats: list[Seat], move: Move | None = None
 ) -> None:
     """Tell the seat's player that a decision is theirs (at most once per decision).
     ``seats``: the game's seats, with their users' profiles; ``move``: the move that
-    made it due, which the board picture marks."""
+    made it due, which the picture marks."""
     if seat.user is None or not seat.user.email or seat.muted:
         return  # the context is not worth building
     context = decision_context(game, seat, state, seats)
     viewer = seen.seat_viewer(game, seat)
-    events = []
+    events: list[Event] = []
     if move is not None:
         mover = next(s for s in seats if s.pk == move.seat_id)
         events = seen.move(game, move, mover.player_name, viewer).events
-    marks = boardmarks.marks_of(seen.shown(game, state, viewer), events)
     _queue(
         seat,
         "decision",
         "decision",
         context,
         f"decision:{game.pk}:{game.turn_number}:{seat.pk}:{seat.user_id}",
-        board_spec(game, context["names"], viewer, marks),
+        picture_spec(game, context["names"], viewer, events),
         decision=True,
     )
 
 
-def queue_result_mails(game: Game, state: State, seats: list[Seat]) -> None:
+def queue_result_mails(game: Game, state: Any, seats: list[Seat]) -> None:
     """The final result and ranking, to every player who wants each event. ``seats``:
     the game's seats, ranked, with their users' profiles."""
     names = wording.player_names(seats)
@@ -263,14 +268,15 @@ def queue_start_mails(game: Game, seats: list[Seat]) -> None:
     told = [s for s in seats if s.user is not None and s.user.email and _wants_events(s.user)]
     if not told:
         return  # the context is not worth building
-    lines = describe.describe_start(game.start_record, wording.player_names(seats))
-    board = BOARDS[game.options["board"]]
+    kind = kind_of(game)
+    lines = kind.describe_start(game.start_record, wording.player_names(seats))
+    roles = kind.role_names(game.options)
     players = [
         {
             "name": s.display_name,
             "seat": s,
             "color": s.player_name,
-            "home": describe.continent(board, s.home),  # its name: "North America"
+            "home": roles.get(s.home, s.home) if s.home else "",  # "North America"
         }
         for s in seats
     ]
@@ -280,14 +286,7 @@ def queue_start_mails(game: Game, seats: list[Seat]) -> None:
         _queue(seat, "game-start", "game_start", context, key, decision=False)
 
 
-def decision_kind(state: State) -> str:
-    """What the pending decision is, in words: a retreat, a setup placement or a turn."""
-    if state.pending is not None:
-        return "retreat"
-    return "setup placement" if state.phase == "setup" else "turn"
-
-
-def queue_missed_mail(game: Game, seat: Seat, what: str, action: str, state: State) -> None:
+def queue_missed_mail(game: Game, seat: Seat, what: str, action: str, state: Any) -> None:
     """Tell a player their decision (of ``state``, the game before what was done about
     it) passed its deadline, and what was done: "grace" (with a fresh one-click link for
     the extended deadline), "timeout move" or "forfeit". Only missed turns in play count
@@ -296,13 +295,14 @@ def queue_missed_mail(game: Game, seat: Seat, what: str, action: str, state: Sta
     Always sent, whatever the player's preferences: it is about their own decision."""
     if seat.user is None or not seat.user.email:
         return  # the context is not worth building
+    kind = kind_of(game)
     context = {
         "game": game,
         "seat": seat,
         "what": what,
-        "kind": decision_kind(state),
-        "counts": kind_of(game).missed_counts(state, seat.player_name),
-        "action": describe.action_phrase(BOARDS[game.options["board"]], action) if action else "",
+        "kind": kind.decision_words(state, seat.player_name),
+        "counts": kind.missed_counts(state, seat.player_name),
+        "action": kind.action_phrase(game.options, action) if action else "",
         "missed": seat.missed,
         "limit": game.missed_limit,
         "deadline": game.deadline,
@@ -312,7 +312,7 @@ def queue_missed_mail(game: Game, seat: Seat, what: str, action: str, state: Sta
     _queue(seat, "missed", "missed", context, key)
 
 
-def queue_reminder_mail(game: Game, seat: Seat, state: State) -> None:
+def queue_reminder_mail(game: Game, seat: Seat, state: Any) -> None:
     """The decision is due soon: once per deadline (the key carries the deadline)."""
     if game.deadline is None or seat.user is None or not seat.user.email:
         return
@@ -336,7 +336,7 @@ def touched_by(events: list[dict[str, Any]]) -> set[str]:
     return players
 
 
-def queue_event_mails(game: Game, move: Move, state: State, seats: list[Seat]) -> None:
+def queue_event_mails(game: Game, move: Move, state: Any, seats: list[Seat]) -> None:
     """For the players who want a mail for each event: a move that attacked them or put
     a player out. Not to its mover, nor to whoever decides next (their decision mail
     tells the same), nor after the last move (the result mail tells it). ``seats``: the
@@ -357,13 +357,12 @@ def queue_event_mails(game: Game, move: Move, state: State, seats: list[Seat]) -
     ]
     if not recipients:
         return
+    kind = kind_of(game)
     names = wording.player_names(seats)
     mover = next(s for s in seats if s.pk == move.seat_id)
     for seat in recipients:
         shown = seen.move(game, move, mover.player_name, seen.seat_viewer(game, seat))
-        words = describe.describe_move(
-            BOARDS[game.options["board"]], shown.action, shown.player, shown.events, names
-        )
+        words = kind.describe_move(game.options, shown.action, shown.player, shown.events, names)
         context = {
             "game": game,
             "seat": seat,

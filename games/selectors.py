@@ -23,10 +23,8 @@ from django.utils import timezone
 
 from accounts.models import Absence
 from games import clock, wording
-from games.kinds import kind_of
+from games.kinds import competition_ranks, kind_of
 from games.models import Game, GameEvent, Move, Seat
-from ww5 import engine
-from ww5.engine.state import State
 
 ACTIVE = (Game.Status.SETUP, Game.Status.PLAY)
 
@@ -248,11 +246,11 @@ def initial_state(game: Game) -> Any:
     return kind_of(game).start_again(players, game.options, game.start_record)
 
 
-def replay(game: Game) -> list[tuple[Move | None, State]]:
+def replay(game: Game) -> list[tuple[Move | None, Any]]:
     """Every state of the game from its move log: the start, then one per move."""
     kind = kind_of(game)
     state = initial_state(game)
-    states: list[tuple[Move | None, State]] = [(None, state)]
+    states: list[tuple[Move | None, Any]] = [(None, state)]
     players = {seat.pk: seat.player_name for seat in game.seats.all()}
     for move in game.moves.order_by("number"):
         state = kind.replay(state, players[move.seat_id], move.action, move.dice)
@@ -281,12 +279,12 @@ def resign_place(game: Game, seat: Seat) -> str:
     """Where the seat's player would finish if they resigned now (R31: a forfeiter
     ranks below everyone eliminated in play), as "3rd of 4": a rank, which tells
     nothing of the position that the finishing order would not."""
-    state = engine.load_position(game.position)
-    after, events = engine.forfeit(state, seat.player_name)
+    kind = kind_of(game)
+    after, events = kind.forfeit(kind.load(game.position), seat.player_name)
     history = [(move.action, move.events) for move in game.moves.order_by("number")]
     history.append((f"forfeit {seat.player_name}", events))
     try:
-        ranks = engine.competition_ranks(engine.finishing_order(after, history))
+        ranks = competition_ranks(kind.finishing_order(after, history))
     except ValueError:  # a position out of step with its log: rebuild_positions reports it
         return ""
-    return f"{ordinal(ranks[seat.player_name])} of {len(state.players)}"
+    return f"{ordinal(ranks[seat.player_name])} of {len(ranks)}"

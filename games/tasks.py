@@ -6,6 +6,7 @@ from celery import shared_task
 from celery.signals import worker_init
 
 from games import services
+from games.kinds import all_kinds
 
 
 @shared_task(ignore_result=True)
@@ -48,8 +49,8 @@ def send_digests() -> int:
 
 @worker_init.connect
 def lay_out_board_pictures(**kwargs: object) -> None:
-    """In the worker's main process, before its pool forks: every board picture's layout,
-    which the pool's processes then share instead of each computing it for its first mail."""
-    from ww5 import boardpng
-
-    boardpng.warm_up()
+    """In the worker's main process, before its pool forks: what every kind needs to draw
+    its pictures (World War 5: each board's layout), which the pool's processes then share
+    instead of each preparing it for its first mail."""
+    for kind in all_kinds():
+        kind.warm_up()

@@ -10,6 +10,7 @@ another address is told so.
 
 from __future__ import annotations
 
+import textwrap
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -18,22 +19,45 @@ from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 
 from games import notify, seen, selectors, wording
+from games.kinds import GameKind, kind_of
 from games.models import Game, Move, Seat
 from mail.models import OutgoingMail
 from mail.services import queue_mail
-from ww5 import describe
 
-HELP = f"""How replies work:
-- Reply to a "your decision" mail with your move on the first line, in the notation
-  its list shows, or shorter: "invade usa -> western europe", "i usa western europe",
-  "m usa colombia", "retreat scandinavia", "place small alaska". Case, extra spaces
-  and commas do not matter; anything below the first line is not read.
-- "board": the board as it is now, as a picture and in words.
-- "moves": the moves you can make now.
-- "confirm": makes a decision that {describe.ELIMINATES}, once a reply asked you to.
-- "help": this text.
-Each reply address works for its own decision only, until the decision is made or
-its deadline passes."""
+
+def help_text(kind: GameKind | None) -> str:
+    """How replies work, for a game of ``kind``: its shorter ways of writing a move
+    (``reply_examples``) and, for a kind whose decisions may need confirming, "confirm"."""
+    examples = kind.reply_examples if kind is not None else ()
+    shorter = ", or shorter: " + ", ".join(f'"{e}"' for e in examples) if examples else ""
+    reply = textwrap.wrap(
+        'Reply to a "your decision" mail with your move on the first line, in the notation '
+        f"its list shows{shorter}. Case, extra spaces and commas do not matter; anything "
+        "below the first line is not read.",
+        width=85,
+        initial_indent="- ",
+        subsequent_indent="  ",
+        break_long_words=False,
+        break_on_hyphens=False,
+    )
+    confirm = kind.confirmation_words if kind is not None else ""
+    return "\n".join(
+        [
+            "How replies work:",
+            *reply,
+            '- "board": the board as it is now, as a picture and in words.',
+            '- "moves": the moves you can make now.',
+            *(
+                [f'- "confirm": makes a decision that {confirm}, once a reply asked you to.']
+                if confirm
+                else []
+            ),
+            '- "help": this text.',
+            "Each reply address works for its own decision only, until the decision is made or",
+            "its deadline passes.",
+        ]
+    )
+
 
 REPLACED = (
     "Your mail was not read: the seat its reply address was for is no longer yours "
@@ -108,25 +132,34 @@ def queue_answer(
     """Queue ``answer`` (once per ``key``) to the address ``to``: threaded in ``game``'s
     thread when the player was recognised, with the board and the legal actions of
     ``seat`` when it asks for them."""
+    kind = kind_of(game) if game is not None else None
     context: dict[str, Any] = {
         "subject": subject_for(subject, game),
         "paragraphs": answer.paragraphs,
         "lines": answer.lines,
         "after": answer.after,
-        "help": HELP if answer.help else "",
+        "help": help_text(kind) if answer.help else "",
     }
     inline = None
     viewer = seen.seat_viewer(game, seat) if game is not None and seat is not None else None
     state = seen.state(game, viewer) if game is not None and viewer is not None else None
-    if game is not None and seat is not None and viewer is not None and state is not None:
+    if (
+        game is not None
+        and kind is not None
+        and seat is not None
+        and viewer is not None
+        and state is not None
+    ):
         seats = list(game.seats.select_related("user__profile"))
         names = wording.player_names(seats)
         if answer.board:
-            context["board_lines"] = notify.board_lines(game, state, names)
-            context["board_cid"] = notify.BOARD_CID
-            inline = (notify.BOARD_PART, notify.board_spec(game, names, viewer))
+            context["board_lines"] = notify.position_lines(game, viewer, names)
+            spec = notify.picture_spec(game, names, viewer)
+            if spec is not None:
+                context["board_cid"] = notify.BOARD_CID
+                inline = (notify.BOARD_PART, spec)
         if answer.moves and selectors.decides_now(game, seat):
-            context["groups"] = describe.choices(state, names)
+            context["groups"] = kind.choices(state, seat.player_name, names)
     subject_line, text, html = notify.render_mail("reply", context, user)
     return queue_mail(
         to,
@@ -195,11 +228,17 @@ def move_lines(game: Game, move: Move, seat: Seat) -> list[str]:
     names = wording.player_names(seats)
     mover = next(s for s in seats if s.pk == move.seat_id)
     shown = seen.move(game, move, mover.player_name, seen.seat_viewer(game, seat))
-    words = describe.describe_move(
-        describe.board_of(game), shown.action, shown.player, shown.events, names
+    words = kind_of(game).describe_move(
+        game.options, shown.action, shown.player, shown.events, names
     )
     return [wording.sentence(part) for part in (words.action, words.dice, *words.followed) if part]
 
 
 def phrase(game: Game, action: str) -> str:
-    return describe.action_phrase(describe.board_of(game), action)
+    """An action of the game as an instruction to its player, in its kind's words."""
+    return kind_of(game).action_phrase(game.options, action)
+
+
+def confirmation_warning(game: Game, action: str) -> str:
+    """Why the action needs confirming, in its kind's words."""
+    return kind_of(game).confirmation_warning(phrase(game, action))

@@ -16,7 +16,6 @@ from inbound.answers import Answer
 from inbound.audit import Handled, finish
 from inbound.models import InboundMessage
 from inbound.reading import Reading
-from ww5 import describe
 
 Outcome = InboundMessage.Outcome
 COMMANDS = ("help", "board", "moves")
@@ -112,9 +111,8 @@ def _move(c: Context, line: str, confirmed: bool, now: datetime) -> Handled:
             confirm_elimination=confirmed,
         )
     except services.NeedsConfirmation as risky:
-        words = answers.phrase(game, risky.action)
         text = (
-            f"{describe.elimination_warning(words)} To make it all the same, reply "
+            f"{answers.confirmation_warning(game, risky.action)} To make it all the same, reply "
             "“confirm” to this mail. Nothing was changed."
         )
         return _answer(c, Outcome.CONFIRM, Answer([text]), "", action=risky.action)

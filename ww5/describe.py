@@ -228,6 +228,15 @@ GROUPS = (
 # R15's warning, in the words every page, mail and answer uses.
 ELIMINATES = "eliminates you (R15)"
 
+# The shorter ways of writing an action that the help of replies by mail shows.
+REPLY_EXAMPLES = (
+    "invade usa -> western europe",
+    "i usa western europe",
+    "m usa colombia",
+    "retreat scandinavia",
+    "place small alaska",
+)
+
 
 def elimination_warning(words: str) -> str:
     """Why a decision (``words``, its phrase) needs confirming: R15."""

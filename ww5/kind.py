@@ -164,6 +164,8 @@ class WorldWar5(GameKind):
     # --- words and pictures ------------------------------------------------------
 
     confirmation_words: ClassVar[str] = describe.ELIMINATES
+    draws_pictures: ClassVar[bool] = True
+    reply_examples: ClassVar[tuple[str, ...]] = describe.REPLY_EXAMPLES
 
     def _board(self, options: Mapping[str, Any]) -> engine.Board:
         return engine.BOARDS[options["board"]]
@@ -250,6 +252,11 @@ class WorldWar5(GameKind):
         events: Sequence[Event] = (),
     ) -> bytes | None:
         return pages.picture(self._board(options), self.load(position), names, events)
+
+    def warm_up(self) -> None:
+        from ww5 import boardpng  # Pillow is loaded by the workers that draw, not every process
+
+        boardpng.warm_up()
 
     # --- tournament hooks --------------------------------------------------------
 

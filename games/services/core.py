@@ -29,7 +29,7 @@ from django.utils import timezone
 from accounts.models import Profile
 from games import notify
 from games.errors import GameError
-from games.kinds import OVER, PLAY, Refused, kind_of
+from games.kinds import OVER, PLAY, Refused, competition_ranks, kind_of
 from games.models import Game, Move, Seat
 from games.selectors import can_organise
 from games.services.clocks import charge_clock, start_clock
@@ -396,13 +396,10 @@ def _finishing_order(state: Any, game: Game) -> list[list[str]]:
 def _rank_seats(game: Game, order: list[list[str]]) -> dict[int, int | None]:
     """Each seat's rank from the finishing order (tied groups share a rank), saved."""
     ranks: dict[int, int | None] = {}
-    rank = 1
-    for group in order:
-        for name in group:
-            seat = seat_named(game, name)
-            seat.rank = ranks[seat.pk] = rank
-            seat.save(update_fields=["rank"])
-        rank += len(group)
+    for name, rank in competition_ranks(order).items():
+        seat = seat_named(game, name)
+        seat.rank = ranks[seat.pk] = rank
+        seat.save(update_fields=["rank"])
     return ranks
 
 

@@ -87,7 +87,7 @@ def apply_decision(
     except Refused as refusal:
         raise IllegalMove(str(refusal), refusal.reason) from None
     if not confirmed and kind.needs_confirmation(state, seat.player_name, action):
-        raise NeedsConfirmation(action, game.options["board"])
+        raise NeedsConfirmation(action, kind.confirmation_words, game.options)
     move = record_move(game, seat, state, action, source, actor)
     play_bots_after_commit(game)
     return move

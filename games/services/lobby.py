@@ -15,7 +15,7 @@ from django.db.models import Max
 from accounts.services import display_name, locked_profile
 from games import notify
 from games.errors import GameError
-from games.kinds import kind_named, kind_of
+from games.kinds import DEFAULT_KIND, kind_named, kind_of
 from games.models import Game, Seat
 from games.options import GameOptions
 from games.selectors import can_see, organises_every_game
@@ -31,7 +31,6 @@ from games.services.core import (
     seats_of,
     store_position,
 )
-from ww5.engine.bots import BOTS
 from ww5site.durations import counted
 
 
@@ -106,7 +105,7 @@ def play_against_bots(
     """A private game of the player against ``bots`` bots of one kind, started at once:
     homes are drawn at random, the strict setup, the usual times. Counted as a lobby game
     (its limits apply)."""
-    if bot not in BOTS:
+    if bot not in kind_named(DEFAULT_KIND).bots:  # a game of World War 5 (on ``board``)
         raise GameError(f"unknown bot {bot!r}")
     if not 1 <= bots <= MAX_SEATS - 1:
         raise GameError(f"play against 1 to {MAX_SEATS - 1} bots")

@@ -34,7 +34,7 @@ from tests.games.factories import (
     snapshot,
 )
 from ww5 import boardlayout, boardmarks, boardpng
-from ww5.engine import BOARDS
+from ww5.engine import BOARDS, load_position
 
 pytestmark = pytest.mark.django_db
 
@@ -95,8 +95,10 @@ def test_a_decision_mails_picture_marks_the_move_that_made_the_decision_due(
     play(seated_game(dice, [alice, bob]), *STRICT_SETUP)  # bob placed in Western Europe last
     mail = mails(alice, "decision")[-1]
 
-    assert mail.inline_spec is not None
-    assert mail.inline_spec["marks"]["changed"] == ["western-europe"]
+    spec = mail.inline_spec
+    assert spec is not None and spec["kind"] == "ww5"
+    marks = boardmarks.marks_of(load_position(spec["position"]), spec["events"])
+    assert marks.as_data()["changed"] == ["western-europe"]
     message = build_message(mail).message()
     [image] = [part for part in message.walk() if part.get_content_type() == "image/png"]
     picture = Image.open(io.BytesIO(image.get_payload(decode=True))).convert("RGB")

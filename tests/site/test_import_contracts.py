@@ -92,6 +92,14 @@ def wrong_way(module: str, line: str, *broken: str, told: str) -> Any:
             told="tournaments.core is not allowed to import games",
         ),
         wrong_way(
+            "tournaments/core/seating.py",
+            "from ww5.engine import BOARDS",
+            "layers",
+            "cores-play-no-game",
+            "engine-behind-the-kind",
+            told="tournaments.core is not allowed to import ww5",
+        ),
+        wrong_way(
             "inbound/answers.py",
             "from ww5.engine import BOARDS",
             "layers",
