@@ -37,6 +37,4 @@ class NeedsConfirmation(GameError):
     def __init__(self, action: str, words: str, options: Mapping[str, Any] | None = None) -> None:
         self.action, self.words = action, words
         self.options: Mapping[str, Any] = options or {}
-        # World War 5's board, for the pages that name the action by it
-        self.board: str = self.options.get("board", "")
         super().__init__(f"{' '.join(filter(None, (action, words)))}: confirm it to submit it")

@@ -283,7 +283,7 @@ class BotGameForm(forms.Form):
 
 class ResignForm(forms.Form):
     confirm = forms.BooleanField(
-        label="Yes, I resign: I forfeit this game (R31) and my pieces leave the board",
+        label="Yes, I resign: I forfeit this game",
         error_messages={"required": "tick the box to confirm that you resign"},
     )
 
@@ -294,9 +294,8 @@ class MoveForm(forms.Form):
     action = forms.CharField(required=False, max_length=200)
     notation = forms.CharField(required=False, max_length=200, label="Or type your move")
     turn = forms.IntegerField(min_value=0, widget=forms.HiddenInput)
-    confirm_elimination = forms.BooleanField(
-        required=False, label="I understand this eliminates me"
-    )
+    # the box a player ticks for an action that needs confirming (its kind's label)
+    confirm_elimination = forms.BooleanField(required=False)
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}

@@ -243,6 +243,16 @@ class GameKind(ABC):
         (games are made with the default options)."""
         return {}
 
+    # Words of the server's own pages and mails that a kind may say its own way: the
+    # chance a choice has (``Choice.odds``), the box a player ticks to confirm an action
+    # that needs it and what it is for, what a player answering another's action at once
+    # (``is_reply``) is waited for, and what a forfeit by missed decisions does.
+    odds_words: ClassVar[str] = "chance to succeed"
+    confirmation_label: ClassVar[str] = "I confirm this decision"
+    confirmation_help: ClassVar[str] = ""
+    reply_words: ClassVar[str] = "to answer at once"
+    forfeit_words: ClassVar[str] = ""
+
     def options_words(self, options: Mapping[str, Any]) -> str:
         """The options of a game, event or ladder in words, as pages list them (default:
         each option and its value)."""
@@ -280,6 +290,11 @@ class GameKind(ABC):
     def example_action(self, state: Any, player: str) -> str:
         """An action to show in the help of a reply by mail (default: the first legal one)."""
         return next(iter(self.legal(state, player)), "")
+
+    def concerned(self, events: Sequence[Event]) -> set[str]:
+        """The players a move's events concern beyond its mover, whom a mail tells of it
+        (those who want a mail for each event): "*" for every player (default: none)."""
+        return set()
 
     def decision_words(self, state: Any, player: str) -> str:
         """What the decision due is called in mails: "your turn" says "turn"."""

@@ -304,6 +304,7 @@ def queue_missed_mail(game: Game, seat: Seat, what: str, action: str, state: Any
         "counts": kind.missed_counts(state, seat.player_name),
         "action": kind.action_phrase(game.options, action) if action else "",
         "missed": seat.missed,
+        "forfeit_words": kind.forfeit_words,
         "limit": game.missed_limit,
         "deadline": game.deadline,
         "link": links.decision_url(game, seat) if what == "grace" else "",
@@ -323,26 +324,14 @@ def queue_reminder_mail(game: Game, seat: Seat, state: Any) -> None:
     _queue(seat, "reminder", "reminder", decision_context(game, seat, state), key, decision=True)
 
 
-def touched_by(events: list[dict[str, Any]]) -> set[str]:
-    """The players a move's events concern beyond its mover: a defender attacked, and,
-    when someone is eliminated or forfeits, everyone (returned as ``{"*"}``)."""
-    players: set[str] = set()
-    for event in events:
-        kind = event.get("type")
-        if kind == "combat":
-            players.add(event["defender"])
-        elif kind in ("eliminated", "forfeit"):
-            players.add("*")
-    return players
-
-
 def queue_event_mails(game: Game, move: Move, state: Any, seats: list[Seat]) -> None:
     """For the players who want a mail for each event: a move that attacked them or put
     a player out. Not to its mover, nor to whoever decides next (their decision mail
     tells the same), nor after the last move (the result mail tells it). ``seats``: the
     game's seats, with their users' profiles."""
-    touched = touched_by(move.events)
-    if not touched or kind_of(game).is_over(state):
+    kind = kind_of(game)
+    touched = kind.concerned(move.events)
+    if not touched or kind.is_over(state):
         return
     recipients = [
         seat
@@ -357,7 +346,6 @@ def queue_event_mails(game: Game, move: Move, state: Any, seats: list[Seat]) -> 
     ]
     if not recipients:
         return
-    kind = kind_of(game)
     names = wording.player_names(seats)
     mover = next(s for s in seats if s.pk == move.seat_id)
     for seat in recipients:

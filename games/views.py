@@ -224,6 +224,8 @@ def _decision_form(
         "chosen": chosen if chosen in legal else "",
         "notation": notation[:200],
         "can_eliminate": wording.needs_confirming(groups),
+        "example": kind.example_action(state, player),
+        "words": kind,  # its words for the form: odds, the confirmation box
     }
 
 
@@ -472,6 +474,7 @@ def _game_context(
         "decision": _decision(game, my_seat, state, names, confirm, chosen, notation),
         "move_form": MoveForm(),
         "pending_retreat": kind.is_reply(state) if state is not None else False,
+        "reply_words": kind.reply_words,
         **_result_context(game, seats),
         **_position_context(game, position, names, last_events, seats),
     }
@@ -553,7 +556,7 @@ def _confirm_message(game: Game, risky: services.NeedsConfirmation) -> str:
     kind = kind_of(game)
     words = kind.action_phrase(game.options, risky.action)
     return (
-        f"{kind.confirmation_warning(words)} Tick “I understand this eliminates me” to "
+        f"{kind.confirmation_warning(words)} Tick “{kind.confirmation_label}” to "
         f"submit it. {NOTHING_CHANGED}"
     )
 
@@ -758,7 +761,7 @@ def record(request: HttpRequest, pk: int) -> HttpResponse:
         raise Http404("This game has not started: it has no record yet.")
     record = seen.game_record(game, seen.viewer_of(game, request.user))
     response = JsonResponse(record, json_dumps_params={"indent": 2})
-    response["Content-Disposition"] = f'attachment; filename="ww5-game-{game.pk}.json"'
+    response["Content-Disposition"] = f'attachment; filename="{game.kind}-game-{game.pk}.json"'
     return response
 
 

@@ -290,7 +290,10 @@ def _choice(state: State, action: str, names: Names) -> Choice:
             f"Invade {territory(board, words[2])} from {territory(board, words[1])}: "
             f"your {mine} against {who(names, defender)}'s {theirs}"
         )
-        return Choice(action, label, odds_text(odds), _warning(state, action))
+        warning = _warning(state, action)
+        return Choice(
+            action, label, odds_text(odds), warning and f"{warning} if the attack succeeds"
+        )
     if verb == "retreat":
         return Choice(action, action_phrase(board, action), warning=_warning(state, action))
     return Choice(action, action_phrase(board, action))

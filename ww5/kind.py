@@ -164,6 +164,13 @@ class WorldWar5(GameKind):
     # --- words and pictures ------------------------------------------------------
 
     confirmation_words: ClassVar[str] = describe.ELIMINATES
+    odds_words: ClassVar[str] = "chance to win the fight"
+    confirmation_label: ClassVar[str] = "I understand this eliminates me"
+    confirmation_help: ClassVar[str] = (
+        "Needed only for a decision that leaves your home continent empty (R15)."
+    )
+    reply_words: ClassVar[str] = "to choose where their beaten piece retreats"
+    forfeit_words: ClassVar[str] = "(R31): your pieces have been removed"
     draws_pictures: ClassVar[bool] = True
     reply_examples: ClassVar[tuple[str, ...]] = describe.REPLY_EXAMPLES
 
@@ -212,6 +219,16 @@ class WorldWar5(GameKind):
 
     def example_action(self, state: State, player: str) -> str:
         return next(iter(self.legal(state, player)), "move usa colombia")
+
+    def concerned(self, events: Sequence[Event]) -> set[str]:
+        # a defender attacked; everyone when a player is eliminated or forfeits
+        players: set[str] = set()
+        for event in events:
+            if event.get("type") == "combat":
+                players.add(event["defender"])
+            elif event.get("type") in ("eliminated", "forfeit"):
+                players.add("*")
+        return players
 
     def decision_words(self, state: State, player: str) -> str:
         if state.pending is not None:

@@ -1,6 +1,7 @@
 """A game's options in words, as its kind says them: ``{{ game|options_words }}`` (all of
-them), ``{{ game|option_words:"board" }}`` (one, by its name). Anything with a ``kind``
-and ``options`` will do: a game, an event, a ladder."""
+them), ``{{ game|option_words:"board" }}`` (one, by its name), and ``{{ game|rules }}``
+(the game's name and its options). Anything with a ``kind`` and ``options`` will do: a
+game, an event, a ladder."""
 
 from __future__ import annotations
 
@@ -26,3 +27,14 @@ def options_words(obj: Any) -> str:
 def option_words(obj: Any, name: str) -> str:
     """One option by the name its kind gives its value: 'Original (2008)' for the board."""
     return kinds.option_words(obj, name)
+
+
+@register.filter
+def rules(obj: Any) -> str:
+    """The game and its options: 'World War 5: Original (2008), casual setup (R19)'."""
+    try:
+        kind = kinds.kind_of(obj)
+    except kinds.UnknownKind:
+        return ""
+    words = kind.options_words(obj.options)
+    return f"{kind.name}: {words}" if words else kind.name

@@ -273,4 +273,4 @@ def test_the_choices_group_the_legal_actions_as_the_rules_name_them() -> None:
     assert sorted(c.action for g in groups for c in g.choices) == list(state.legal)
     (invade,) = groups[-1].choices
     assert invade.odds == "5/432 (1.2%)"  # a 6 against three 1s, a 5 or 6 against 4, ...
-    assert invade.warning == describe.ELIMINATES
+    assert invade.warning == f"{describe.ELIMINATES} if the attack succeeds"

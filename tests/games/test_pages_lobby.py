@@ -57,8 +57,7 @@ def test_anyone_sees_the_open_public_games_with_their_seats_board_setup_and_crea
 
     assert "Open table" in content
     assert "1 of 3" in content
-    assert "Original (2008)" in content
-    assert "Casual" in content
+    assert "World War 5: Original (2008), casual setup (R19)" in content
     assert "Alice" in content
     assert "Secret table" not in content
 

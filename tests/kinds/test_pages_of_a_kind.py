@@ -35,12 +35,9 @@ ALICES_MOVE = "alice (p1): pick 4"  # and her move, as the log says it
 
 
 @pytest.fixture(autouse=True)
-def numbers(settings: Any, monkeypatch: pytest.MonkeyPatch) -> Iterator[SecretNumbers]:
+def numbers(settings: Any) -> Iterator[SecretNumbers]:
     """Secret numbers registered, and its templates found (changing the setting makes
     Django start its template engines afresh)."""
-    # Where a player would finish if they resigned is still World War 5's own reckoning
-    # (``selectors.resign_place``, which reads its engine): the page leaves it out here.
-    monkeypatch.setattr(selectors, "resign_place", lambda game, seat: "")
     engine = settings.TEMPLATES[0]
     settings.TEMPLATES = [{**engine, "DIRS": [*engine["DIRS"], TEMPLATES]}]
     with registered(SecretNumbers()) as kind:
