@@ -18,7 +18,7 @@ from django.db import transaction
 from django.test import Client
 from django.urls import reverse
 
-from games import links, selectors, services
+from games import links, services
 from games.models import Game
 from games.options import GameOptions
 from tests.games.factories import alice, bob, carol
