@@ -11,6 +11,7 @@ from games.kinds import DEFAULT_KIND, GameKind, kind_named
 from games.models import Game, Seat
 from games.options import MAX_MISSED, MAX_TIME, GameOptions
 from games.services import MAX_SEATS, MIN_SEATS
+from games.services.lobby import seat_bounds
 from ww5site.durations import counted
 
 MAX_HOURS = int(MAX_TIME.total_seconds()) // 3600
@@ -156,16 +157,25 @@ class CreateGameForm(forms.Form):
         "retreat_hours": "Allow at least a minute (0.017 hours) for a retreat.",
     }
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, kind: str = DEFAULT_KIND, **kwargs: Any) -> None:
+        """``kind``: the game it makes (an unknown one is ``UnknownKind``)."""
         super().__init__(*args, **kwargs)
-        self.kind = lobby_kind()
+        self.kind = kind_named(kind)
+        low, high = seat_bounds(kind)
+        self.fields["seats"].choices = [(n, str(n)) for n in range(low, high + 1)]
+        self.fields["seats"].initial = low
         # The kind's own options, after the game's name and its number of players.
         own = self.kind.options_fields()
         self.fields.update(own)
         self.option_names = list(own)
-        # The homes a creator may choose: the kind's roles (every board's are the same).
+        # The homes a creator may choose: the kind's roles (every board's are the same);
+        # a kind without roles asks for none.
         game = Game(kind=self.kind.key, options=self.kind.default_options())
-        self.fields["home"].choices = [("", "—"), *role_choices(game)]
+        self.with_roles = bool(self.kind.seat_roles(game.options))
+        if self.with_roles:
+            self.fields["home"].choices = [("", "—"), *role_choices(game)]
+        else:
+            del self.fields["home"], self.fields["home_assignment"]
 
     @property
     def option_fields(self) -> list[forms.BoundField]:
@@ -189,6 +199,8 @@ class CreateGameForm(forms.Form):
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
+        if not self.with_roles:
+            return data
         choosing = data.get("home_assignment") == Game.HomeAssignment.CHOOSE
         if choosing and not data.get("home"):
             self.add_error("home", "Players choose their homes: choose yours.")
@@ -217,14 +229,15 @@ class CreateGameForm(forms.Form):
         """The arguments of ``services.create_game`` for this form: the options, and how
         the lobby fills the game."""
         data = self.cleaned_data
-        choosing = data["home_assignment"] == Game.HomeAssignment.CHOOSE
+        assignment = data.get("home_assignment", Game.HomeAssignment.CHOOSE)
+        choosing = assignment == Game.HomeAssignment.CHOOSE
         return {
             "options": self.options(),
             "name": data["name"],
             "seats": data["seats"],
-            "home_assignment": data["home_assignment"],
+            "home_assignment": assignment,
             "is_public": data["is_public"],
-            "home": data["home"] if choosing else None,
+            "home": data.get("home") if choosing else None,
         }
 
 

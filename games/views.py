@@ -37,7 +37,7 @@ from games.forms import (
     MoveForm,
     ResignForm,
 )
-from games.kinds import Event, GameKind, Position, kind_of
+from games.kinds import DEFAULT_KIND, Event, GameKind, Position, UnknownKind, all_kinds, kind_of
 from games.models import Game, GameEvent, Move, Seat
 
 INVITES = "game_invites"  # session key: game pk -> invite token the visitor opened
@@ -327,7 +327,12 @@ def bots(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_http_methods(["GET", "POST"])
 def create(request: HttpRequest) -> HttpResponse:
-    form = CreateGameForm(request.POST if request.method == "POST" else None)
+    # The game to make: ``?game=<kind>`` (the form posts it back), the site's first if none.
+    chosen = request.POST.get("game") or request.GET.get("game") or DEFAULT_KIND
+    try:
+        form = CreateGameForm(request.POST if request.method == "POST" else None, kind=chosen)
+    except UnknownKind:
+        raise Http404("There is no such game to play.") from None
     if request.method == "POST" and form.is_valid():
         try:
             game = services.create_lobby_game(request.user, **form.service_arguments())
@@ -338,7 +343,8 @@ def create(request: HttpRequest) -> HttpResponse:
             if game.seats_wanted >= MANY_PLAYERS:
                 messages.warning(request, MANY_PLAYERS_WARNING)
             return redirect(_game_url(game))
-    return render(request, "games/create.html", {"form": form})
+    games = [(kind.key, kind.name) for kind in all_kinds()]
+    return render(request, "games/create.html", {"form": form, "games": games})
 
 
 @require_GET

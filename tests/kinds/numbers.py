@@ -39,6 +39,11 @@ class SecretNumbers(GameKind):
             raise ValueError("a game of secret numbers has 1 to 9 rounds")
         return checked
 
+    def options_fields(self) -> dict[str, Any]:
+        from django import forms
+
+        return {"rounds": forms.IntegerField(label="Rounds", min_value=1, max_value=9, initial=3)}
+
     def seat_name(self, game: Any, seat: Any) -> str:
         return f"p{seat.number}"
 
