@@ -115,5 +115,5 @@ def test_the_finished_list_names_each_games_options_in_the_kinds_words(
 
     html = Client().get(reverse("games:finished")).content.decode()
 
-    assert '<th scope="col">Options</th>' in html
-    assert "<td>Original (2008)</td>" in html
+    assert '<th scope="col">Rules</th>' in html
+    assert "<td>World War 5: Original (2008)</td>" in html

@@ -182,4 +182,4 @@ def test_the_finished_list_names_the_options_in_the_kinds_words(
 
     shown = page(None, reverse("games:finished"))
 
-    assert "Numbers" in shown and "rounds: 2" in shown
+    assert "Numbers" in shown and "Secret numbers: rounds: 2" in shown
