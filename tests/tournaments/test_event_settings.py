@@ -85,7 +85,7 @@ def test_a_round_robin_cannot_have_a_cap_above_sixteen(league_a: League, anna: A
             "1 to 2 of each table can advance",
         ),
         ({"swiss_rounds": 0}, "a Swiss has one round or more"),
-        ({"table_size": 7}, "a table has 2 to 6 players"),
+        ({"table_size": 7}, "a table of World War 5 has 2 to 6 players"),
         ({"round_time": timedelta(minutes=30)}, "at least an hour"),
     ],
 )
