@@ -51,8 +51,9 @@ def main() -> None:
     setup_django()
     from django.contrib.auth.models import User
 
-    from tournaments import eventjobs, services
+    from tournaments import services
     from tournaments.models import EventJob
+    from tournaments.services import eventjobs
     from ww5site.celery import app
 
     organiser, _ = User.objects.get_or_create(username="bench-organiser")

@@ -16,9 +16,9 @@ from games.errors import GameError
 from games.forms import KindOptionField
 from games.kinds import all_kinds, kind_of
 from games.models import Game
-from ratings import ladder as ladders
 from ratings.errors import RatingError
 from ratings.models import JournalEntry, Ladder, LadderPlayer
+from ratings.services import ladder as ladders
 from tournaments.admin import LeagueScopedAdmin
 from tournaments.selectors import is_site_staff
 from ww5site.readonly import ReadOnlyAdminMixin

@@ -6,7 +6,8 @@ ladder's kind). In a global pool a player is their user; in a season, their ladd
 entry (``LadderPlayer``), which may be a bot on a ladder that rates its bots. Every
 rating and journal row names its pool's kind, so that one game's results never move
 another's ratings. All writes go through the services:
-``ratings.pools`` (ratings), ``ratings.ladder`` and ``ratings.matchmaking``.
+``ratings.services.pools`` (ratings), ``ratings.services.ladder`` and
+``ratings.services.matchmaking``.
 """
 
 from __future__ import annotations

@@ -11,7 +11,7 @@ from games.signals import Finish
 def game_finished(sender: Any, game: Game, finish: Finish, **kwargs: Any) -> None:
     """A game ended (in its transaction): rate it in its pools, and free its ladder
     players' places."""
-    from ratings import ladder, pools
+    from ratings.services import ladder, pools
 
     if finish.has_result:
         pools.rate_game(game, finish.ranks, game.finished_at or game.created_at)
@@ -21,6 +21,6 @@ def game_finished(sender: Any, game: Game, finish: Finish, **kwargs: Any) -> Non
 def result_corrected(sender: Any, game: Game, ranks: dict[int, int], **kwargs: Any) -> None:
     """An organiser corrected a game's result (ranks by game seat id): replay its pools
     from that game on, in the correction's transaction."""
-    from ratings import pools
+    from ratings.services import pools
 
     pools.correct(game, ranks)

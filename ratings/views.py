@@ -19,11 +19,12 @@ from django.views.decorators.http import require_GET, require_POST
 from games.kinds import DEFAULT_KIND, UnknownKind, all_kinds, kind_named
 from games.models import Game
 from games.views import sign_in_first
-from ratings import ladder as ladders
-from ratings import pages, selectors
+from ratings import selectors
 from ratings.errors import RatingError
 from ratings.forms import JoinForm, SeasonForm
 from ratings.models import Ladder, LadderPlayer, Season
+from ratings.selectors import pages
+from ratings.services import ladder as ladders
 from tournaments.selectors import organises
 
 

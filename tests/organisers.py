@@ -34,12 +34,13 @@ from games import services as games
 from games.models import Game
 from inbound.models import InboundMessage
 from mail.models import OutgoingMail
-from ratings import ladder as ladders
-from ratings import matchmaking
 from ratings.models import Ladder
+from ratings.services import ladder as ladders
+from ratings.services import matchmaking
 from tests.personas import make_user
-from tournaments import rounds, services
+from tournaments import services
 from tournaments.models import League, Tournament
+from tournaments.services import rounds
 from ww5 import engine
 from ww5.engine.state import PLAY
 

@@ -4,8 +4,8 @@ round again or start it, correct a finished table's result, export the standings
 
 Scoped like the league's pages (``LeagueScopedAdmin``): a league's organisers see and
 act on their own leagues' events only; another league's answer 404 and nothing
-changes. Every change goes through ``tournaments.services`` or ``tournaments.rounds``;
-a refusal shows as an error message.
+changes. Every change goes through ``tournaments.services`` (its ``events``, ``rounds``
+and ``eventjobs``); a refusal shows as an error message.
 """
 
 from __future__ import annotations
@@ -25,10 +25,12 @@ from django.utils.html import format_html, format_html_join
 from games.forms import KindOptionField
 from games.kinds import all_kinds, kind_of
 from games.models import Game
-from tournaments import eventjobs, eventsettings, export, selectors, services
+from tournaments import eventsettings, selectors, services
 from tournaments.admin import LeagueScopedAdmin
 from tournaments.errors import TournamentError
 from tournaments.models import Entry, EventJob, Tournament
+from tournaments.selectors import export
+from tournaments.services import eventjobs
 from ww5site.durations import counted
 
 FIELDSETS = (

@@ -14,10 +14,10 @@ from django.utils import timezone
 from games.errors import GameError
 from games.kinds import GameKind, kind_named
 from games.options import MAX_MISSED, MAX_TIME, MINUTE, GameOptions, event_rules
-from tournaments import history
 from tournaments.core import roundrobin
 from tournaments.errors import TournamentError
 from tournaments.models import Tournament
+from tournaments.selectors import history
 
 # What an organiser sets up (the admin's form); the rest is the event's own state.
 SETTINGS = (

@@ -88,7 +88,7 @@ def round_started(tournament: Tournament, made: Any) -> None:
 
 def round_results(tournament: Tournament, made: Any) -> None:
     """The round's results and where each player stands now."""
-    from tournaments import history
+    from tournaments.selectors import history
 
     standings = history.standings(tournament)
     for entry in tournament.entries.filter(pk__in=[line.player for line in standings.lines]):
@@ -98,7 +98,7 @@ def round_results(tournament: Tournament, made: Any) -> None:
 
 
 def final_standings(tournament: Tournament) -> None:
-    from tournaments import history
+    from tournaments.selectors import history
 
     standings = history.standings(tournament)
     shown = standings.lines[:8]

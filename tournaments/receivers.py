@@ -10,6 +10,6 @@ from games.signals import Finish
 
 def game_finished(sender: Any, game: Game, finish: Finish, **kwargs: Any) -> None:
     """A game ended (in its transaction): if it is an event's, keep its result."""
-    from tournaments import rounds
+    from tournaments.services import rounds
 
     rounds.record_result(game, finish)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from celery import shared_task
 
-from tournaments import eventjobs, jobs, rounds
+from tournaments.services import eventjobs, rounds, sweeps
 
 
 @shared_task(ignore_result=True, acks_late=True)
@@ -17,7 +17,7 @@ def advance(tournament_id: int) -> str:
 def sweep_tournaments() -> int:
     """Periodic (Celery beat): start events that are due, end rounds past their deadline,
     and advance events whose round ended while no task could be handed over."""
-    return jobs.sweep()
+    return sweeps.sweep()
 
 
 @shared_task(ignore_result=True, acks_late=True)

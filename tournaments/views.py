@@ -14,9 +14,10 @@ from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_POST
 
-from tournaments import nextstep, report, selectors, services
+from tournaments import selectors, services
 from tournaments.errors import TournamentError
 from tournaments.models import Entry, League, Membership, Tournament
+from tournaments.selectors import nextstep, report
 
 T = TypeVar("T")
 

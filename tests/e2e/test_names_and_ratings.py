@@ -20,8 +20,9 @@ from ratings.selectors import GLOBAL_MIN_GAMES, global_rating
 from tests.e2e.test_two_players_play_a_game import DESKTOP, PHONE, PNG_SIGNATURE, fits_the_screen
 from tests.personas import make_user
 from tests.ratings.conftest import played
-from tournaments import jobs, rounds, services
+from tournaments import services
 from tournaments.models import Tournament
+from tournaments.services import rounds, sweeps
 
 
 def finished_event(django_user_model: Any) -> tuple[Tournament, list[Any], str]:
@@ -48,7 +49,7 @@ def finished_event(django_user_model: Any) -> tuple[Tournament, list[Any], str]:
     now = timezone.now()
     for _ in range(4):
         now += timedelta(days=30)
-        jobs.sweep(now)
+        sweeps.sweep(now)
     event.refresh_from_db()
     assert event.status == Tournament.Status.FINISHED
     return event, people, bot.name

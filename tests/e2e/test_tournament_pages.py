@@ -12,8 +12,9 @@ from playwright.sync_api import Browser, expect
 from pytest_django.live_server_helper import LiveServer
 
 from tests.e2e.test_two_players_play_a_game import DESKTOP, PHONE, PNG_SIGNATURE, fits_the_screen
-from tournaments import jobs, rounds, services
+from tournaments import services
 from tournaments.models import Tournament
+from tournaments.services import rounds, sweeps
 
 
 def finished_swiss(django_user_model: Any) -> Tournament:
@@ -32,7 +33,7 @@ def finished_swiss(django_user_model: Any) -> Tournament:
     now = timezone.now()
     for _ in range(4):
         now += timedelta(days=30)
-        jobs.sweep(now)
+        sweeps.sweep(now)
     event.refresh_from_db()
     assert event.status == Tournament.Status.FINISHED
     return event

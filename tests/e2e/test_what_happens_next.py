@@ -14,11 +14,12 @@ from playwright.sync_api import Browser, Page, expect
 from pytest_django.live_server_helper import LiveServer
 
 from games import services as games
-from ratings import ladder as ladders
+from ratings.services import ladder as ladders
 from tests.e2e.test_player_journeys import make_player, signed_in_context
 from tests.e2e.test_two_players_play_a_game import DESKTOP, PHONE, PNG_SIGNATURE, fits_the_screen
-from tournaments import eventjobs, services
+from tournaments import services
 from tournaments.models import TableSeat, Tournament
+from tournaments.services import eventjobs
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -13,10 +13,11 @@ import pytest
 from playwright.sync_api import Browser, expect
 from pytest_django.live_server_helper import LiveServer
 
-from ratings import ladder as ladders
+from ratings.services import ladder as ladders
 from tests.e2e.test_two_players_play_a_game import DESKTOP, PHONE, PNG_SIGNATURE, fits_the_screen
-from tournaments import rounds, services
+from tournaments import services
 from tournaments.models import Tournament
+from tournaments.services import rounds
 
 
 @pytest.mark.django_db(transaction=True)

@@ -17,8 +17,8 @@ from games import services
 from games.kinds import kind_named
 from games.models import Game
 from games.services import TableSeat
-from ratings import ladder as ladders
 from ratings.models import Ladder
+from ratings.services import ladder as ladders
 from tests.games.factories import LoadedDice, seated_game
 from tournaments import eventsettings
 from tournaments import services as events

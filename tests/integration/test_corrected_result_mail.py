@@ -12,8 +12,9 @@ from games import services as games
 from games.models import Game
 from tests.integration.helpers import CeleryProcesses, SmtpSink
 from tests.personas import persona
-from tournaments import rounds, services
+from tournaments import services
 from tournaments.models import Table
+from tournaments.services import rounds
 
 pytestmark = [pytest.mark.celery_worker, pytest.mark.django_db(transaction=True)]
 

@@ -4,10 +4,10 @@ time are ranked (R28), the season ends at its length and the next begins. Nothin
 called by the test but the ladder's making. Then the season's leaderboard equals a
 recomputation of every rating from its journal.
 
-The entrants are the ladder's bot entrants (``ratings.ladder.add_bot``) on a ladder that
-rates its bots (``Ladder.rates_bots``, for house and test ladders): their games are
-rated in the ladder's season only, never in the global pool of people's games, where a
-game with a bot is unrated.
+The entrants are the ladder's bot entrants (``ratings.services.ladder.add_bot``) on a
+ladder that rates its bots (``Ladder.rates_bots``, for house and test ladders): their
+games are rated in the ladder's season only, never in the global pool of people's games,
+where a game with a bot is unrated.
 """
 
 from __future__ import annotations
@@ -18,9 +18,10 @@ from typing import Any
 
 import pytest
 
-from ratings import ladder as ladders
-from ratings import pools, selectors
+from ratings import selectors
 from ratings.models import JournalEntry, LadderGame, LadderPlayer, Rating
+from ratings.services import ladder as ladders
+from ratings.services import pools
 from tests.integration.helpers import CeleryProcesses
 from tests.personas import persona
 from tournaments import services

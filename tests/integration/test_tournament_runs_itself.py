@@ -14,9 +14,11 @@ from django.utils import timezone
 
 from tests.integration.helpers import CeleryProcesses
 from tests.personas import persona
-from tournaments import history, rounds, services
+from tournaments import services
 from tournaments.core.standings import compute_standings
 from tournaments.models import Round, Table, Tournament
+from tournaments.selectors import history
+from tournaments.services import rounds
 
 pytestmark = [pytest.mark.celery_worker, pytest.mark.django_db(transaction=True)]
 

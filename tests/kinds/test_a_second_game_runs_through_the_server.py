@@ -17,17 +17,19 @@ from django.utils import timezone
 from games import selectors as game_selectors
 from games import services as games
 from games.models import Game, Seat
-from ratings import ladder as ladders
-from ratings import matchmaking
 from ratings.models import Ladder, LadderGame, Rating
+from ratings.services import ladder as ladders
+from ratings.services import matchmaking
 from tests.kinds.numbers import SecretNumbers
 from tests.kinds.registered import registered
 from tests.personas import make_user
 from tests.tournaments.conftest import bot_event
 from tests.tournaments.test_formats import run
-from tournaments import history, jobs, report, rounds, services
+from tournaments import services
 from tournaments.errors import TournamentError
 from tournaments.models import Entry, League, Table
+from tournaments.selectors import history, report
+from tournaments.services import rounds, sweeps
 
 pytestmark = pytest.mark.django_db
 
@@ -114,7 +116,7 @@ def test_a_game_cut_short_by_its_rounds_deadline_is_ranked_by_the_kinds_points(
     game.refresh_from_db()
     assert numbers.load(game.position)["scores"] == {"p1": 1, "p2": 0, "p3": 0}
 
-    jobs.sweep(timezone.now() + LATER)
+    sweeps.sweep(timezone.now() + LATER)
 
     table.refresh_from_db()
     game.refresh_from_db()

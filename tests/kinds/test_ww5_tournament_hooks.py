@@ -127,8 +127,9 @@ def test_r28_an_unknown_measure_is_refused() -> None:
 def test_r28_ranking_through_the_hooks_is_world_war_5s_own_adjudication(
     seed: int, steps: list[str]
 ) -> None:
-    """What an event does with the kind's hooks (``tournaments.rounds.adjudicate_game``)
-    ranks as World War 5's adjudication of the position does."""
+    """What an event does with the kind's hooks
+    (``tournaments.services.rounds.adjudicate_game``) ranks as World War 5's adjudication
+    of the position does."""
     data = random_position(seed)
     ranking = (*steps, "elimination")
     out = tuple(core.Elimination((name,)) for name in data["eliminated"])

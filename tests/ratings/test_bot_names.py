@@ -10,9 +10,9 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from ratings import ladder as ladders
-from ratings import matchmaking
 from ratings.models import Ladder
+from ratings.services import ladder as ladders
+from ratings.services import matchmaking
 from tests.ratings.conftest import end
 from tournaments.models import League
 

@@ -6,11 +6,12 @@ from typing import Any
 
 import pytest
 
-from ratings import pools
 from ratings.models import JournalEntry, Rating
+from ratings.services import pools
 from tests.ratings.conftest import end, played
-from tournaments import rounds, services
+from tournaments import services
 from tournaments.models import League, Table
+from tournaments.services import rounds
 
 pytestmark = pytest.mark.django_db
 

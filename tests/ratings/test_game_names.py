@@ -10,9 +10,9 @@ from django.utils import timezone
 
 from accounts.services import update_profile
 from games.models import Game
-from ratings import ladder as ladders
-from ratings import matchmaking
 from ratings.models import Ladder
+from ratings.services import ladder as ladders
+from ratings.services import matchmaking
 from tests.personas import make_user
 from tournaments.models import League
 

@@ -12,9 +12,9 @@ from django.contrib.auth import get_user_model
 
 from games import services as games
 from games.services import core
-from ratings import pools
 from ratings.core import model
 from ratings.models import JournalEntry, Rating
+from ratings.services import pools
 from tests.ratings.conftest import end, played, table
 
 pytestmark = pytest.mark.django_db

@@ -39,8 +39,8 @@ def test_an_unknown_player_is_not_found(client: Client) -> None:
 def test_a_private_ladder_is_not_shown_to_strangers_on_the_page_or_in_the_json(
     client: Client, league: Any, anna: Any, alice: Any, bob: Any, carol: Any
 ) -> None:
-    from ratings import ladder as ladders
-    from ratings import matchmaking
+    from ratings.services import ladder as ladders
+    from ratings.services import matchmaking
     from tests.ratings.conftest import end
 
     hidden = ladders.create_ladder(league, anna, "Backroom", player_count="2", is_public=False)
@@ -84,8 +84,8 @@ def test_a_private_games_rows_are_shown_only_to_those_who_may_see_the_game(
 def test_a_private_ladder_games_global_rows_are_not_shown_to_strangers(
     client: Client, league: Any, anna: Any, alice: Any, bob: Any, carol: Any
 ) -> None:
-    from ratings import ladder as ladders
-    from ratings import matchmaking
+    from ratings.services import ladder as ladders
+    from ratings.services import matchmaking
     from tests.ratings.conftest import end
 
     hidden = ladders.create_ladder(league, anna, "Backroom", player_count="2", is_public=False)

@@ -15,9 +15,10 @@ from games import services as games
 from games.kinds import all_kinds, kind_named
 from games.models import Game
 from games.options import GameOptions
-from ratings import ladder as ladders
-from ratings import matchmaking, pools, selectors
+from ratings import selectors
 from ratings.models import JournalEntry, Rating
+from ratings.services import ladder as ladders
+from ratings.services import matchmaking, pools
 from tests.kinds.registered import SecondGame, registered
 from tests.ratings.conftest import end
 from tournaments.models import League

@@ -12,10 +12,11 @@ from django.utils import timezone
 
 from games.models import Game
 from games.services import core
-from ratings import jobs, matchmaking, pools, selectors
-from ratings import ladder as ladders
+from ratings import selectors
 from ratings.errors import RatingError
 from ratings.models import Ladder, LadderGame, LadderPlayer, LadderSeat, Rating
+from ratings.services import ladder as ladders
+from ratings.services import matchmaking, pools, sweeps
 from tests.ratings.conftest import end
 from tournaments import services
 from tournaments.models import League
@@ -213,8 +214,8 @@ def test_the_sweep_ends_a_season_at_its_end_and_starts_the_next(
         league, anna, "Monthly", now=start, season_length=timedelta(days=30)
     )
     assert made.seasons.get().ends_at == start + timedelta(days=30)
-    assert jobs.sweep(start + timedelta(days=29)) == 0
-    jobs.sweep(start + timedelta(days=30))
+    assert sweeps.sweep(start + timedelta(days=29)) == 0
+    sweeps.sweep(start + timedelta(days=30))
     assert [(s.number, s.ended_at is None) for s in made.seasons.order_by("number")] == [
         (1, False),
         (2, True),
@@ -230,8 +231,8 @@ def test_a_ladder_game_past_its_time_is_ranked_by_the_house_rule(
     )
     _join_all(made, players[:3])
     (ladder_game,) = _run(made)
-    assert jobs.adjudicate_late_games(timezone.now()) == 0
-    assert jobs.adjudicate_late_games(timezone.now() + timedelta(hours=7)) == 1
+    assert sweeps.adjudicate_late_games(timezone.now()) == 0
+    assert sweeps.adjudicate_late_games(timezone.now() + timedelta(hours=7)) == 1
     ladder_game.refresh_from_db()
     assert ladder_game.finished_at is not None
     assert ladder_game.game.status == Game.Status.OVER

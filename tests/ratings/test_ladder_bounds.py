@@ -10,9 +10,9 @@ from typing import Any
 import pytest
 from django.test import Client
 
-from ratings import ladder as ladders
 from ratings.errors import RatingError
 from ratings.models import Ladder
+from ratings.services import ladder as ladders
 from tests.ratings.test_admin import FORM
 from tournaments.models import League
 

@@ -7,8 +7,8 @@ from typing import Any
 import pytest
 from django.test import Client
 
-from ratings import ladder as ladders
 from ratings.models import Ladder, LadderPlayer
+from ratings.services import ladder as ladders
 from tournaments.models import League
 
 pytestmark = pytest.mark.django_db

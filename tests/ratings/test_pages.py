@@ -9,9 +9,9 @@ import pytest
 from django.contrib.auth.models import Permission
 from django.test import Client
 
-from ratings import ladder as ladders
-from ratings import matchmaking
 from ratings.models import Ladder, LadderPlayer
+from ratings.services import ladder as ladders
+from ratings.services import matchmaking
 from tests.ratings.conftest import end, played, table
 from tournaments.models import League
 from ww5.engine import BOARDS
@@ -160,8 +160,9 @@ def test_a_players_page_lists_their_places_in_finished_events(
 
     from django.utils import timezone
 
-    from tournaments import jobs, rounds, services
+    from tournaments import services
     from tournaments.models import Table, Tournament
+    from tournaments.services import rounds, sweeps
 
     event = services.create_tournament(league, anna, "Spring Cup", table_size=3, swiss_rounds=1)
     services.open_registration(event, anna)
@@ -173,7 +174,7 @@ def test_a_players_page_lists_their_places_in_finished_events(
     assert game is not None
     with django_capture_on_commit_callbacks(execute=True):
         end(game, [[2], [1], [3]])
-        jobs.sweep(timezone.now() + timedelta(days=30))
+        sweeps.sweep(timezone.now() + timedelta(days=30))
     event.refresh_from_db()
     assert event.status == Tournament.Status.FINISHED
     second = game.seats.get(number=2).user

@@ -20,13 +20,14 @@ from games import digests
 from games import services as games
 from games.models import Game
 from mail.models import OutgoingMail
-from ratings import ladder as ladders
-from ratings import matchmaking
 from ratings.models import Ladder
+from ratings.services import ladder as ladders
+from ratings.services import matchmaking
 from tests.games.factories import STRICT_SETUP, dice, mails_of, play, seat_of, seated_game
 from tests.ratings.conftest import end, table
-from tournaments import jobs, rounds, services
+from tournaments import services
 from tournaments.models import League, Table
+from tournaments.services import rounds, sweeps
 
 __all__ = ["dice"]
 
@@ -200,7 +201,7 @@ def test_the_final_standings_mail_links_the_players_with_the_sites_address(
     now = timezone.now()
     for _ in range(4):
         now += timedelta(days=30)
-        jobs.sweep(now)
+        sweeps.sweep(now)
 
     mail = OutgoingMail.objects.get(kind="tournament_final", to_user=alice)
 
@@ -271,7 +272,7 @@ def test_a_leagues_past_events_link_their_podium(
     now = timezone.now()
     for _ in range(4):
         now += timedelta(days=30)
-        jobs.sweep(now)
+        sweeps.sweep(now)
 
     text = Client().get(reverse("tournaments:league", args=[league.slug])).content.decode()
 

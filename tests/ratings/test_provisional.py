@@ -13,10 +13,10 @@ import pytest
 from django.test import Client
 from django.utils import timezone
 
-from ratings import ladder as ladders
-from ratings import matchmaking
 from ratings.models import Ladder
 from ratings.selectors import GLOBAL_MIN_GAMES, global_rating, leaderboard
+from ratings.services import ladder as ladders
+from ratings.services import matchmaking
 from tests.ratings.conftest import end, played
 from tournaments.models import League
 

@@ -13,9 +13,9 @@ from django.db.backends.base.base import BaseDatabaseWrapper
 from django.utils import timezone
 
 from games import services as games
-from ratings import ladder as ladders
-from ratings import matchmaking, pools
 from ratings.models import Ladder, LadderGame, LadderPlayer, Rating
+from ratings.services import ladder as ladders
+from ratings.services import matchmaking, pools
 from tests.personas import make_user
 from tests.races import race
 from tests.ratings.conftest import table

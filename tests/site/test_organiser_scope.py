@@ -36,13 +36,14 @@ from games import services as games
 from games.models import Game, Move
 from inbound.models import InboundMessage
 from mail.models import OutgoingMail
-from ratings import ladder as ladders
 from ratings.errors import RatingError
 from ratings.models import JournalEntry, Ladder, LadderPlayer
+from ratings.services import ladder as ladders
 from tests.organisers import Side, TwoLeaguesTestCase, World, snapshot
-from tournaments import eventjobs, rounds, services
+from tournaments import services
 from tournaments.errors import TournamentError
 from tournaments.models import Entry, EventJob, League, Membership, Round, Table, Tournament
+from tournaments.services import eventjobs, rounds
 from ww5 import engine
 
 User = get_user_model()
@@ -810,9 +811,9 @@ SERVICES: dict[str, ServiceCall] = {
 SERVICE_MODULES = {
     "games": "games.services",
     "tournaments": "tournaments.services",
-    "tournaments.rounds": "tournaments.rounds",
-    "tournaments.eventjobs": "tournaments.eventjobs",
-    "ratings": "ratings.ladder",
+    "tournaments.services.rounds": "tournaments.services.rounds",
+    "tournaments.services.eventjobs": "tournaments.services.eventjobs",
+    "ratings": "ratings.services.ladder",
 }
 
 

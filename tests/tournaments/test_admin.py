@@ -21,9 +21,11 @@ from games.models import Game
 from mail.models import OutgoingMail
 from tests.tournaments.conftest import bot_event
 from tests.tournaments.test_rounds import LATER
-from tournaments import eventsettings, export, history, jobs, rounds, services
+from tournaments import eventsettings, services
 from tournaments.eventadmin import TournamentForm
 from tournaments.models import Entry, League, Round, Table, Tournament
+from tournaments.selectors import export, history
+from tournaments.services import rounds, sweeps
 from ww5.engine import BOARDS
 
 pytestmark = pytest.mark.django_db
@@ -101,7 +103,7 @@ def finished(event: Tournament) -> Tournament:
     Its bots never move (their jobs wait for a commit that never comes in a test), so
     no game between bots runs on in the test."""
     rounds.start(event.pk)
-    jobs.sweep(timezone.now() + LATER)
+    sweeps.sweep(timezone.now() + LATER)
     event.refresh_from_db()
     assert event.status == Tournament.Status.FINISHED
     return event

@@ -12,8 +12,9 @@ from django.urls import reverse
 
 from games.models import Game
 from tests.games.factories import mails_of
-from tournaments import rounds, services
+from tournaments import services
 from tournaments.models import Entry, League
+from tournaments.services import rounds
 
 pytestmark = pytest.mark.django_db
 

@@ -14,9 +14,10 @@ from django.utils import timezone
 
 from tests.tournaments.conftest import bot_event
 from tests.tournaments.test_admin import settings_form
-from tournaments import jobs, rounds, services
+from tournaments import services
 from tournaments.errors import TournamentError
 from tournaments.models import League, Tournament
+from tournaments.services import rounds, sweeps
 
 pytestmark = pytest.mark.django_db
 
@@ -118,7 +119,7 @@ def test_an_event_saved_before_the_bounds_is_refused_at_its_start_with_the_reaso
 
     with pytest.raises(TournamentError, match="allow a round an hour to 365 days"):
         services.start_event(event, anna)
-    jobs.sweep()  # the start time has passed: the sweep leaves it to an organiser
+    sweeps.sweep()  # the start time has passed: the sweep leaves it to an organiser
 
     event.refresh_from_db()
     assert event.status == Tournament.Status.REGISTRATION and not event.rounds.exists()

@@ -16,8 +16,9 @@ from django.utils.html import strip_tags
 from games import services as games
 from games.models import Game, GameEvent
 from mail.models import OutgoingMail
-from tournaments import rounds, services
+from tournaments import services
 from tournaments.models import Entry, League, Table
+from tournaments.services import rounds
 
 pytestmark = pytest.mark.django_db
 

@@ -14,8 +14,9 @@ from django.utils import timezone
 
 from tests.tournaments.conftest import bot_event
 from tests.tournaments.test_admin import act, said, signed_in
-from tournaments import jobs, tasks
+from tournaments import tasks
 from tournaments.models import EventJob, League, Tournament
+from tournaments.services import sweeps
 
 pytestmark = pytest.mark.django_db
 
@@ -140,7 +141,7 @@ def test_the_event_sweep_hands_over_a_job_whose_task_was_lost(
     recent = EventJob.objects.create(tournament=event, kind="add_bot", requested_by=anna)
 
     with django_capture_on_commit_callbacks(execute=True):
-        jobs.sweep()
+        sweeps.sweep()
 
     lost.refresh_from_db()
     recent.refresh_from_db()
@@ -163,7 +164,7 @@ def test_a_job_whose_worker_died_is_marked_failed_once_past_the_time_limit(
         tournament=event, kind="add_bot", requested_by=anna, state="running", started_at=now
     )
 
-    jobs.sweep(now)
+    sweeps.sweep(now)
 
     dead.refresh_from_db()
     busy.refresh_from_db()

@@ -15,8 +15,9 @@ from django.utils import timezone
 from accounts.services import update_profile
 from tests.personas import persona
 from tests.tournaments.test_rounds import LATER
-from tournaments import jobs, rounds, services
+from tournaments import services
 from tournaments.models import League, Tournament
+from tournaments.services import rounds, sweeps
 
 pytestmark = pytest.mark.django_db
 
@@ -36,7 +37,7 @@ def test_a_display_name_that_starts_a_formula_is_exported_as_text(
     update_profile(erin, "Erin", "UTC", "each")
     services.register(event, erin)
     rounds.start(event.pk)
-    jobs.sweep(timezone.now() + LATER)
+    sweeps.sweep(timezone.now() + LATER)
     event.refresh_from_db()
     assert event.status == Tournament.Status.FINISHED
     client = Client()

@@ -10,9 +10,11 @@ from django.urls import reverse
 from django.utils import timezone
 
 from tests.tournaments.test_rounds import LATER
-from tournaments import history, jobs, rounds, services
+from tournaments import services
 from tournaments.errors import TournamentError
 from tournaments.models import Entry, League, Tournament
+from tournaments.selectors import history
+from tournaments.services import rounds, sweeps
 
 pytestmark = pytest.mark.django_db
 
@@ -25,7 +27,7 @@ def over(league_a: League, anna: Any, alice: Any, bob: Any, carol: Any, dave: An
     for user in (alice, bob, carol, dave):
         services.register(event, user)
     rounds.start(event.pk)
-    jobs.sweep(timezone.now() + LATER)
+    sweeps.sweep(timezone.now() + LATER)
     event.refresh_from_db()
     assert event.status == Tournament.Status.FINISHED
     return event
@@ -88,7 +90,7 @@ def test_a_player_dropped_before_the_end_is_not_reinstated_after_it(
         services.register(event, user)
     rounds.start(event.pk)
     services.drop_entry(event, anna, event.entries.get(user=dave))
-    jobs.sweep(timezone.now() + LATER)
+    sweeps.sweep(timezone.now() + LATER)
     event.refresh_from_db()
     assert event.status == Tournament.Status.FINISHED
     before = history.standings(event)

@@ -14,9 +14,10 @@ from games.models import Game
 from mail.models import OutgoingMail
 from tests.personas import make_user
 from tests.tournaments.conftest import bot_event
-from tournaments import jobs, rounds, services
+from tournaments import services
 from tournaments.errors import TournamentError
 from tournaments.models import Entry, League, Round, Tournament
+from tournaments.services import rounds, sweeps
 from ww5 import engine
 
 pytestmark = pytest.mark.django_db
@@ -34,7 +35,7 @@ def run(event: Tournament, capture: Any, limit: int = 12) -> list[Round]:
             break
         now += LATER
         with capture(execute=True):
-            jobs.sweep(now)
+            sweeps.sweep(now)
     event.refresh_from_db()
     assert event.status == Tournament.Status.FINISHED
     return list(event.rounds.order_by("number"))
@@ -116,7 +117,7 @@ def test_a_withdrawal_mid_game_forfeits_the_seat_and_keeps_the_player_in_the_sta
     entry = Entry.objects.get(tournament=event, user=quitter)
     assert entry.status == Entry.Status.WITHDRAWN and entry.left_after_round == 1
     assert game.moves.filter(action__startswith="forfeit", player=quitter).exists()
-    from tournaments import history
+    from tournaments.selectors import history
 
     assert any(
         line.player == entry.pk and line.withdrawn for line in history.standings(event).lines
@@ -180,10 +181,10 @@ def test_check_in_is_announced_once(league_a: League, anna: Any, alice: Any, bob
     services.register(event, alice)
     services.register(event, bob)
 
-    jobs.sweep(timezone.now())
+    sweeps.sweep(timezone.now())
     assert not OutgoingMail.objects.filter(subject__contains="check in now").exists()
-    jobs.sweep(timezone.now() + timedelta(hours=2))
-    jobs.sweep(timezone.now() + timedelta(hours=3))
+    sweeps.sweep(timezone.now() + timedelta(hours=2))
+    sweeps.sweep(timezone.now() + timedelta(hours=3))
 
     mails = OutgoingMail.objects.filter(subject__contains="check in now")
     assert sorted(m.to_user.username for m in mails) == ["alice", "bob"]
@@ -195,7 +196,7 @@ def test_the_league_page_shows_past_results_and_a_correction_changes_them(
     from django.test import Client
     from django.urls import reverse
 
-    from tournaments import history
+    from tournaments.selectors import history
 
     event = bot_event(league_a, anna, 4, swiss_rounds=1)
     run(event, django_capture_on_commit_callbacks)

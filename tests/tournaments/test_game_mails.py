@@ -11,8 +11,9 @@ from games import selectors
 from games.models import Game
 from inbound.answers import subject_for
 from tests.games.factories import mails_of, play_at_random
-from tournaments import rounds, services
+from tournaments import services
 from tournaments.models import League
+from tournaments.services import rounds
 
 pytestmark = pytest.mark.django_db
 

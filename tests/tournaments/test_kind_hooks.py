@@ -13,8 +13,9 @@ from django.utils import timezone
 
 from games.models import Game
 from tests.tournaments.conftest import bot_event
-from tournaments import jobs, report, rounds
 from tournaments.models import League, TableSeat
+from tournaments.selectors import report
+from tournaments.services import rounds, sweeps
 from ww5.kind import WorldWar5
 
 pytestmark = pytest.mark.django_db
@@ -62,7 +63,7 @@ def test_a_game_cut_short_is_ranked_by_the_kinds_measures(
     assert made is not None
     table = made.tables.get()
 
-    jobs.sweep(timezone.now() + timedelta(days=30))
+    sweeps.sweep(timezone.now() + timedelta(days=30))
 
     table.refresh_from_db()
     game = Game.objects.get(pk=table.game_id)

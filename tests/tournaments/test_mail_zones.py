@@ -9,8 +9,9 @@ import pytest
 
 from accounts.services import update_profile
 from mail.models import OutgoingMail
-from tournaments import jobs, services
+from tournaments import services
 from tournaments.models import League, Tournament
+from tournaments.services import sweeps
 
 pytestmark = pytest.mark.django_db
 
@@ -69,7 +70,7 @@ def test_the_check_in_mail_gives_the_start_in_the_players_zone(
     )
     services.open_registration(event, anna)
     services.register(event, carol)
-    jobs.sweep(now=now + timedelta(hours=2))
+    sweeps.sweep(now=now + timedelta(hours=2))
 
     mail = OutgoingMail.objects.get(to_user=carol, subject__contains="check in now")
     assert "starts, at 1 Mar 2030 09:00 -03 (America/Sao_Paulo), is dropped" in mail.body_text

@@ -15,9 +15,11 @@ from django.urls import reverse
 from games.models import Game
 from tests.tournaments.conftest import bot_event
 from tests.tournaments.test_formats import run
-from tournaments import history, rounds, services
+from tournaments import services
 from tournaments.core.standings import compute_standings
 from tournaments.models import Bye, League, Table, TableSeat, Tournament
+from tournaments.selectors import history
+from tournaments.services import rounds
 
 pytestmark = pytest.mark.django_db
 

@@ -12,8 +12,9 @@ from django.db.backends.base.base import BaseDatabaseWrapper
 from games import services as games
 from tests.personas import make_user
 from tests.races import race
-from tournaments import rounds, services, tasks
+from tournaments import services, tasks
 from tournaments.models import League, Round, Tournament
+from tournaments.services import rounds
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -12,9 +12,10 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from tournaments import rounds, services
+from tournaments import services
 from tournaments.errors import TournamentError
 from tournaments.models import League, Tournament
+from tournaments.services import rounds
 
 pytestmark = pytest.mark.django_db
 

@@ -12,10 +12,12 @@ from django.utils import timezone
 from games.models import Game
 from mail.models import OutgoingMail
 from tests.tournaments.conftest import bot_event
-from tournaments import history, jobs, rounds, services
+from tournaments import services
 from tournaments.core.standings import compute_standings
 from tournaments.errors import TournamentError
 from tournaments.models import Bye, Entry, League, Round, Table, Tournament
+from tournaments.selectors import history
+from tournaments.services import rounds, sweeps
 
 pytestmark = pytest.mark.django_db
 
@@ -32,7 +34,7 @@ def play_out(event: Tournament, capture: Any, rounds_expected: int) -> None:
             return
         now += LATER
         with capture(execute=True):
-            jobs.sweep(now)
+            sweeps.sweep(now)
     event.refresh_from_db()
 
 
@@ -108,7 +110,7 @@ def test_a_round_past_its_deadline_is_adjudicated_under_the_house_rule(
     made = rounds.start(event.pk)
     assert made is not None
 
-    jobs.sweep(timezone.now() + LATER)
+    sweeps.sweep(timezone.now() + LATER)
 
     table = made.tables.get()
     assert table.result_source == "adjudicated"

@@ -12,8 +12,8 @@ from django.urls import reverse
 
 from tests.tournaments.conftest import bot_event
 from tests.tournaments.test_formats import run
-from tournaments import history
 from tournaments.models import League
+from tournaments.selectors import history
 from tournaments.templatetags.standings_terms import draw_separates, draw_shown
 
 

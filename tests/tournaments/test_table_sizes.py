@@ -12,9 +12,10 @@ from django.urls import reverse
 
 from tests.tournaments.conftest import bot_event
 from tests.tournaments.test_formats import run
-from tournaments import history, rounds
 from tournaments.core.tables import TableSizes
 from tournaments.models import League, Tournament
+from tournaments.selectors import history
+from tournaments.services import rounds
 
 pytestmark = pytest.mark.django_db
 

@@ -102,8 +102,8 @@ def table_title(event: str, round_number: int, table_number: int) -> str:
 def past_results(league: League, user: AbstractBaseUser | None) -> list[dict[str, Any]]:
     """The league's finished events the user may see, latest first, with their podium
     (the top three of the final standings: rank, entry, points)."""
-    from tournaments import history
     from tournaments.models import Entry
+    from tournaments.selectors import history
 
     found = []
     finished = events_of(league, user).filter(status=Tournament.Status.FINISHED)

@@ -363,7 +363,7 @@ def add_bot(tournament: Tournament, by: AbstractBaseUser, bot: str = "") -> Entr
 
 def start_event(tournament: Tournament, by: AbstractBaseUser) -> None:
     """An organiser starts the event now (instead of at its start time)."""
-    from tournaments import rounds
+    from tournaments.services import rounds
 
     check_organiser(tournament.league, by)
     if rounds.start(tournament.pk) is None:
@@ -507,7 +507,7 @@ def correct_result(
 def _tell_correction(table: Table, by: AbstractBaseUser, reason: str) -> None:
     """The table's game takes the new ranks (its pages and record show them), and the
     receivers of ``result_corrected`` (ratings) are told them."""
-    from tournaments.rounds import entries_by_game_seat
+    from tournaments.services.rounds import entries_by_game_seat
     from tournaments.signals import result_corrected
 
     rank_of: dict[int, int] = {}

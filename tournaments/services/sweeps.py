@@ -7,9 +7,10 @@ from datetime import datetime, timedelta
 from django.db import transaction
 from django.utils import timezone
 
-from tournaments import eventjobs, notify, rounds
+from tournaments import notify
 from tournaments.errors import TournamentError
 from tournaments.models import Entry, Round, Tournament
+from tournaments.services import eventjobs, rounds
 
 # An organiser's job still queued this long after it was made lost its task.
 STALE_JOB = timedelta(minutes=2)

@@ -19,8 +19,8 @@ from games.kinds import kind_named
 from games.models import Game
 from games.services import TableSeat as GameSeat
 from ratings.core import matchmaking, model
-from ratings.ladder import game_options, running_season
 from ratings.models import Ladder, LadderGame, LadderPlayer, LadderSeat, Rating, Season
+from ratings.services.ladder import game_options, running_season
 from tournaments.core.seating import SeatHistory, SeatRecord, seat_table
 
 
@@ -131,7 +131,8 @@ def _start_table(
     The conditional update is the guard against seating a player beyond their limit, or
     after they paused or left: a table one of whose players it refuses is not made. The
     rows are updated in key order, the order a ladder game's end locks its players in
-    (``ratings.ladder.game_ended``): a game ending meanwhile cannot deadlock with this."""
+    (``ratings.services.ladder.game_ended``): a game ending meanwhile cannot deadlock
+    with this."""
     with transaction.atomic():
         for key in sorted(table):
             room = LadderPlayer.objects.filter(

@@ -1,5 +1,5 @@
 """Every change to ladders, their seasons and their players (matchmaking is in
-``ratings.matchmaking``)."""
+``ratings.services.matchmaking``)."""
 
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ from games.options import GameOptions, event_rules
 from ratings.core import journal
 from ratings.errors import RatingError
 from ratings.models import Ladder, LadderGame, LadderPlayer, Rating, Season
-from ratings.pools import state_of
+from ratings.services.pools import state_of
 from tournaments.models import League
 from tournaments.selectors import membership_of, organises
 from tournaments.services import join_league

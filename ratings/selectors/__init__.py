@@ -23,7 +23,7 @@ from games.models import Game
 from games.selectors import can_see
 from ratings.core import model
 from ratings.models import JournalEntry, Ladder, LadderPlayer, Rating, Season
-from ratings.pools import state_of
+from ratings.services.pools import state_of
 from tournaments.models import Membership
 from tournaments.selectors import organised_leagues, organises, visible_leagues
 

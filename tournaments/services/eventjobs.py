@@ -18,9 +18,9 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
 
-from tournaments import rounds, services
 from tournaments.errors import TournamentError
 from tournaments.models import EventJob, Tournament
+from tournaments.services import events, rounds
 from ww5site.durations import counted
 
 logger = logging.getLogger(__name__)
@@ -39,7 +39,7 @@ def queue(
 ) -> EventJob:
     """Record the job and hand it to a worker once the row is committed. The rights are
     checked here, so an organiser of another league queues nothing."""
-    services.check_organiser(event.league, by)
+    events.check_organiser(event.league, by)
     if kind not in Kind.values:
         raise TournamentError(f"unknown job {kind!r}")
     if kind in (Kind.PAIR_AGAIN, Kind.START_ROUND) and not round_number:
@@ -112,12 +112,12 @@ def _by(job: EventJob) -> AbstractBaseUser:
 
 
 def _start(job: EventJob) -> str:
-    services.start_event(job.tournament, _by(job))
+    events.start_event(job.tournament, _by(job))
     return "started: round 1 is paired."
 
 
 def _add_bot(job: EventJob) -> str:
-    return f"{services.add_bot(job.tournament, _by(job)).name} joined."
+    return f"{events.add_bot(job.tournament, _by(job)).name} joined."
 
 
 def _pair_again(job: EventJob) -> str:

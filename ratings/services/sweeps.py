@@ -6,9 +6,9 @@ from datetime import datetime
 
 from django.utils import timezone
 
-from ratings import ladder, matchmaking
 from ratings.models import LadderGame
-from tournaments.rounds import adjudicate_game
+from ratings.services import ladder, matchmaking
+from tournaments.services.rounds import adjudicate_game
 
 # The published ranking of a ladder game cut short (R28): territories, then pieces.
 RANKING = ["territories", "pips"]

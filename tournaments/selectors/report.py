@@ -16,13 +16,13 @@ from typing import Any
 
 from django.urls import reverse
 
-from tournaments import history
 from tournaments.core import cut, pairing
 from tournaments.core.roundrobin import Schedule
 from tournaments.core.standings import STEPS
 from tournaments.eventsettings import kind_of, kind_options
 from tournaments.models import Bye, Entry, Table, TableSeat, Tournament
-from tournaments.rounds import ranking_of, schedule_of
+from tournaments.selectors import history
+from tournaments.services.rounds import ranking_of, schedule_of
 
 FORMAT_VERSION = 1
 

@@ -11,8 +11,8 @@ from __future__ import annotations
 import csv
 import io
 
-from tournaments import history
 from tournaments.models import Entry, Tournament
+from tournaments.selectors import history
 
 COLUMNS = (
     "rank",

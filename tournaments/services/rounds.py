@@ -26,7 +26,7 @@ from games.kinds import GameKind, kind_named
 from games.models import Game, Move
 from games.services import TableSeat as GameSeat
 from games.signals import Finish
-from tournaments import history, notify
+from tournaments import notify
 from tournaments.core import adjudication as judging
 from tournaments.core import cut, pairing, roundrobin
 from tournaments.core.results import order_from_ranks
@@ -34,8 +34,8 @@ from tournaments.core.seating import SeatedTable, seat_round
 from tournaments.errors import TournamentError
 from tournaments.eventsettings import check_settings, game_options, kind_of, kind_options
 from tournaments.models import Bye, Entry, Round, Table, TableSeat, Tournament
-from tournaments.selectors import table_title
-from tournaments.services import lock_event
+from tournaments.selectors import history, table_title
+from tournaments.services.events import lock_event
 
 # The published rankings of unfinished games (R28), by the event's setting: measures of
 # the game's kind (``GameKind.adjudication_measures``), compared in order.
@@ -316,7 +316,7 @@ def _seat(seat: TableSeat) -> GameSeat:
 
 def start_round(tournament: Tournament, by: Any, number: int, now: datetime | None = None) -> Round:
     """An organiser starts a paired round (an event that reviews its pairings)."""
-    from tournaments.services import check_organiser
+    from tournaments.services.events import check_organiser
 
     check_organiser(tournament.league, by)
     with transaction.atomic():
@@ -333,7 +333,7 @@ def repair_round(
 ) -> Round:
     """Pair a round again, with a new draw, while its games have not started; a round
     that has started cannot be paired again."""
-    from tournaments.services import check_organiser
+    from tournaments.services.events import check_organiser
 
     check_organiser(tournament.league, by)
     with transaction.atomic():

@@ -15,9 +15,8 @@ from games.models import Game, Move, Seat
 from ratings.core import model, seats
 from ratings.models import Ladder
 from ratings.selectors import Sight, journal_of
-from tournaments import history
 from tournaments.models import Entry, Tournament
-from tournaments.selectors import visible_leagues
+from tournaments.selectors import history, visible_leagues
 
 FINISHED_SHOWN = 20
 
