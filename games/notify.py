@@ -30,12 +30,17 @@ BOARD_CID = content_id(BOARD_PART)
 
 def render_mail(name: str, context: dict[str, Any], user: Any) -> tuple[str, str, str]:
     """Subject, text and HTML of ``emails/<name>-*``, with times in the player's zone;
-    a game's mail names it by ``game_title`` (its event's name for a tournament's table)."""
+    a game's mail names it by ``game_title`` (its event's name for a tournament's table),
+    and the game it plays (its kind's name: ``game_name``) for a game's or an event's."""
     profile = getattr(user, "profile", None)
     zone = zoneinfo.ZoneInfo(profile.time_zone if profile is not None else settings.TIME_ZONE)
     if "game" in context and "game_title" not in context:
         # A game an event made is named by the event: "Spring Cup, round 2, table 3".
         context = {**context, "game_title": selectors.game_title(context["game"])}
+    played = context.get("game") or context.get("tournament")
+    if played is not None and "game_name" not in context:
+        # the game it plays, which the subject names (``MAIL_GAME_SUBJECT_PREFIX``)
+        context = {**context, "game_name": kind_of(played).name}
     with timezone.override(zone):
         context = {**context, "zone": zone.key}
         return (

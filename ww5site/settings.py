@@ -197,6 +197,9 @@ ACCOUNT_ADAPTER = "accounts.adapter.AccountAdapter"
 SITE_NAME = os.environ.get("SITE_NAME", "World War 5 by email")
 # MAIL_SUBJECT_PREFIX: what begins every mail's subject, the site's own and Django's.
 MAIL_SUBJECT_PREFIX = os.environ.get("MAIL_SUBJECT_PREFIX", "[World War 5] ")
+# MAIL_GAME_SUBJECT_PREFIX: what begins the subject of a mail about a game or an event,
+# with {game} the name of the game it plays ("[World War 5] ", "[RisiKo] ").
+MAIL_GAME_SUBJECT_PREFIX = os.environ.get("MAIL_GAME_SUBJECT_PREFIX", "[{game}] ")
 ACCOUNT_EMAIL_SUBJECT_PREFIX = MAIL_SUBJECT_PREFIX
 LOGIN_REDIRECT_URL = "games:lobby"
 LOGIN_URL = "account_login"

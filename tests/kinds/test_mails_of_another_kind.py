@@ -114,6 +114,7 @@ def test_a_decision_mail_and_its_reminder_say_the_kinds_words_and_show_no_pictur
 ) -> None:
     game = started(numbers, alice, bob)
     [decision] = mails_to(alice, game, "decision")
+    assert decision.subject == "[Secret numbers] Numbers: your turn", "named by its game"
     assert decision.inline_kind == "" and decision.inline_spec is None
     assert "waits for your turn (p1)" in decision.body_text
     for n in range(1, 6):
