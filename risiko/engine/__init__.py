@@ -24,7 +24,9 @@ with a ``"type"`` and these keys (territories by id, players by name):
 - ``war`` ``player``, ``from``, ``to``, ``defender``: a war-die attack awaits the
   defender (K39b); its cost stays sealed.
 - ``war_revealed`` ``player``, ``defender``, ``from``, ``to``, ``attack``, ``answer``
-  (both canonical), ``result``: ``attacker``, ``defender`` or ``truce`` (K39c–K39e).
+  (both canonical), ``result``: ``attacker``, ``defender`` or ``truce`` (K39c–K39e);
+  but for a truce also ``attacker_paid``, ``defender_paid`` and ``removed`` (the target's
+  armies left after paying, removed on the attacker's win, K39d).
 - ``war_called_off`` ``from``, ``to``: the attacker forfeited a pending war.
 - ``conquered`` ``player``, ``territory``, ``from``, ``defender`` (K22).
 - ``moved_in`` ``player``, ``from``, ``to``, ``armies`` (the territory's armies after the

@@ -658,9 +658,10 @@ def _reveal(s: State, answer: Answer, events: list[Event]) -> None:
     a, d = attack.cost or 0, answer.cost or 0
     s.armies[war.origin] -= a
     s.armies[war.target] -= d
+    event.update(attacker_paid=a, defender_paid=d, removed=0)
     if a > d:
         event["result"] = "attacker"
-        s.armies[war.target] = 1  # the remaining armies go; 1 is replaced on conquest
+        event["removed"] = s.armies[war.target]  # K39d: the remaining armies go
         _conquer(s, player, war.origin, war.target, 1, attack, events)
     else:
         event["result"] = "defender"
