@@ -272,9 +272,8 @@ def _greedy_fortify(seen: _Seen) -> str | None:
     for origin in sorted(interior, key=lambda t: (-seen.armies[t], t)):
         steps = [n for n in sorted(seen.board.neighbors[origin]) if seen.owner[n] == seen.me]
         front = [n for n in steps if seen.enemies_of(n)]
-        target = (front or steps or [None])[0]
-        if target is not None:
-            return f"fortify {origin} {target} {seen.armies[origin] - 1}"
+        if front or steps:
+            return f"fortify {origin} {(front or steps)[0]} {seen.armies[origin] - 1}"
     return None
 
 
