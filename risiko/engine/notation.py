@@ -224,6 +224,8 @@ def read(board: Board, text: str) -> Action:
     reader = _Reader(board, words, text)
     first = words[0]
     verb = VERBS.get(first)
+    if verb != "place":  # commas only separate a placement's pairs
+        reader.words = [w for w in words if w != ","]
     if verb is None and (first in ANSWER_STARTS or first.isdigit()):
         verb = "answer"
     else:

@@ -109,10 +109,15 @@ def new_game(seats: Sequence[Any], options: Mapping[str, Any], rng: RandomSource
     opts = read_options(options)
     board = BOARDS[opts.board]
     players = read_seats(seats, board)
-    order = _start_order(list(players), rng)
-    objectives = shuffle(board.objective_order, rng)
-    dealt = shuffle(board.territories, rng)
-    deck = shuffle(board.cards, rng)
+    mark = _mark(rng)
+    try:
+        order = _start_order(list(players), rng)
+        objectives = shuffle(board.objective_order, rng)
+        dealt = shuffle(board.territories, rng)
+        deck = shuffle(board.cards, rng)
+    except Exception:
+        _reset(rng, mark)
+        raise
     owner = {t: order[-1 - (k % len(order))].name for k, t in enumerate(dealt)}
     initial = board.initial_armies[len(order)]
     counts = Counter(owner.values())

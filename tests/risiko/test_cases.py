@@ -96,6 +96,7 @@ def test_each_bad_position_is_rejected(bad: dict[str, Any]) -> None:
 
 
 def test_the_parse_positions_round_trip() -> None:
+    """Contract, "Position format": reading then writing gives the position back."""
     for data in CASES["parse_positions"].values():
         assert dump_position(load_position(data)) == data
 
@@ -110,6 +111,7 @@ def test_the_packaged_board_is_identical_to_the_shared_board() -> None:
 
 @pytest.mark.parametrize("name", ["board.json", "cases.json"])
 def test_the_test_copies_are_identical_to_the_shared_files(name: str) -> None:
+    """K1: the cases and the board are the shared ones, byte for byte."""
     shared = shared_file(name)
     if shared is None:
         pytest.skip(f"no shared/risiko/{name} above the repository")
@@ -117,4 +119,5 @@ def test_the_test_copies_are_identical_to_the_shared_files(name: str) -> None:
 
 
 def test_the_packaged_board_is_identical_to_the_test_copy() -> None:
+    """K1: one board file, copied."""
     assert PACKAGED_BOARD.read_bytes() == (DATA / "board.json").read_bytes()

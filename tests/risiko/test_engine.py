@@ -23,6 +23,7 @@ from risiko.engine import (
     load_boards,
     load_position,
     new_game,
+    parse_action,
     run_script,
     shuffle,
     verify_commitment,
@@ -50,7 +51,7 @@ def test_the_list_source_checks_ranges_and_running_out() -> None:
 
 
 def test_fisher_yates_swaps_from_the_last_index_down() -> None:
-    """Contract, "Dice and shuffles": j = randint(0, i) for i from n - 1 down to 1."""
+    """K11, contract "Dice and shuffles": j = randint(0, i) for i from n - 1 down to 1."""
     assert shuffle(["a", "b", "c"], ListRandom([0, 0])) == ["b", "c", "a"]
     assert shuffle(["a", "b", "c"], ListRandom([2, 1])) == ["a", "b", "c"]
 
@@ -148,6 +149,7 @@ def test_a_script_runs_semicolon_lines_and_skips_what_is_not_understood() -> Non
 
 
 def test_a_refusal_explains_itself_and_changes_nothing() -> None:
+    """K18, K34: only the awaited player acts; a territory is matched whole."""
     example = CASES["parse_positions"]["attack"]
     state = load_position(example)
     with pytest.raises(IllegalAction, match="blue|turn"):
@@ -155,3 +157,22 @@ def test_a_refusal_explains_itself_and_changes_nothing() -> None:
     with pytest.raises(IllegalAction, match="not a territory"):
         apply_action(state, "red", "attack atlantis from mongolia", ListRandom([]))
     assert dump_position(state) == example
+
+
+def test_commas_are_ignored_outside_a_placement() -> None:
+    """K24, contract lenient parsing: commas separate items and are otherwise ignored."""
+    state = load_position(CASES["parse_positions"]["attack"])
+    assert parse_action(state, "red", "fortify Mongolia, Giappone, 2") == (
+        "fortify mongolia giappone 2"
+    )
+    assert parse_action(state, "red", "attack cina from mongolia, until conquered") == (
+        "attack cina from mongolia until conquered"
+    )
+
+
+def test_new_game_short_of_values_consumes_nothing() -> None:
+    """K6, K37: too few setup values is an error that changes nothing."""
+    rng = ListRandom([1, 2, 3])
+    with pytest.raises(RandomError):
+        new_game(seats(3), {}, rng)
+    assert rng.position == 0
