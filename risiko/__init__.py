@@ -1,0 +1,1 @@
+"""RisiKo as a game kind of the server."""
