@@ -140,7 +140,10 @@ def draw_board(position: Mapping[str, Any], names: Mapping[str, str], marks: Mar
     shape = geometry(mapdata)
     canvas = _base(mapdata).copy()
     draw = ImageDraw.Draw(canvas)
-    _draw_marks(draw, shape, marks)
+    _draw_rings(draw, shape, marks)
+    labels, plates = _names(mapdata)
+    canvas.paste(labels, (0, 0), plates)
+    _draw_arrows(draw, shape, marks)
     _draw_nodes(draw, shape, position)
     picture = canvas.reduce(K)
     legend = _legend(players_of(position, names), marks)
@@ -158,14 +161,12 @@ def _scaled(points: Sequence[Point]) -> list[Point]:
 
 @lru_cache(maxsize=2)
 def _base(mapdata: MapData) -> Image.Image:
-    """The map without nodes, at K times the size: continents, borders, names."""
+    """The map without nodes and names, at K times the size: continents, borders."""
     shape = geometry(mapdata)
     canvas = Image.new("RGB", (shape.width * K, shape.height * K), rgb(BACKGROUND))
     draw = ImageDraw.Draw(canvas)
-    tints = {}
     for area in shape.areas:
         tint, edge = CONTINENT_TINTS.get(area.continent, FALLBACK_TINT)
-        tints[area.continent] = rgb(tint)
         _draw_area(draw, area, rgb(edge), AREA_EDGE)
         _draw_area(draw, area, rgb(tint), 0)
     for line in shape.lines:
@@ -174,6 +175,21 @@ def _base(mapdata: MapData) -> Image.Image:
                 _dashed(draw, start, end)
             else:
                 draw.line(_scaled([start, end]), rgb(BORDER_INK), 2 * K)
+    return canvas
+
+
+@lru_cache(maxsize=2)
+def _names(mapdata: MapData) -> tuple[Image.Image, Image.Image]:
+    """The territories' names, each on a plate of its continent's tint that hides the
+    borders and rings under it, at K times the size; and the plates' mask."""
+    shape = geometry(mapdata)
+    size = (shape.width * K, shape.height * K)
+    canvas = Image.new("RGB", size, rgb(BACKGROUND))
+    mask = Image.new("L", size, 0)
+    draw, cover = ImageDraw.Draw(canvas), ImageDraw.Draw(mask)
+    tints = {
+        a.continent: rgb(CONTINENT_TINTS.get(a.continent, FALLBACK_TINT)[0]) for a in shape.areas
+    }
     face = font(LABEL_FONT_PX * K)
     anchors = {"start": "ls", "middle": "ms", "end": "rs"}
     for tid, label in shape.labels.items():
@@ -181,6 +197,7 @@ def _base(mapdata: MapData) -> Image.Image:
         left, top, right, bottom = label.box
         plate = (left - 2) * K, (top - 2) * K, (right + 2) * K, (bottom + 2) * K
         draw.rounded_rectangle(plate, 4 * K, tints[cid])
+        cover.rounded_rectangle(plate, 4 * K, 255)
         draw.text(
             (label.x * K, label.y * K),
             printable(label.text),
@@ -188,7 +205,7 @@ def _base(mapdata: MapData) -> Image.Image:
             face,
             anchor=anchors[label.anchor],
         )
-    return canvas
+    return canvas, mask
 
 
 def _draw_area(draw: ImageDraw.ImageDraw, area: Area, color: RGB, grow: float) -> None:
@@ -236,8 +253,8 @@ def _draw_nodes(draw: ImageDraw.ImageDraw, shape: Geometry, position: Mapping[st
             draw.text((cx, cy), str(armies), rgb(ink), face, anchor="mm")
 
 
-def _draw_marks(draw: ImageDraw.ImageDraw, shape: Geometry, marks: Marks) -> None:
-    """Rings around conquered territories, then arrows, each on a white halo."""
+def _draw_rings(draw: ImageDraw.ImageDraw, shape: Geometry, marks: Marks) -> None:
+    """Rings around conquered territories, on a white halo (under the names)."""
     # Centred on RING_RADIUS, as the SVG's strokes are: Pillow draws a width inward.
     for color, width in ((MARK_HALO, RING_WIDTH + 4), (MARK_INK, RING_WIDTH)):
         r = (RING_RADIUS + width / 2) * K
@@ -247,6 +264,10 @@ def _draw_marks(draw: ImageDraw.ImageDraw, shape: Geometry, marks: Marks) -> Non
                 draw.ellipse(
                     (x * K - r, y * K - r, x * K + r, y * K + r), None, rgb(color), width * K
                 )
+
+
+def _draw_arrows(draw: ImageDraw.ImageDraw, shape: Geometry, marks: Marks) -> None:
+    """An arrow for each attack, on a white halo (over the names)."""
     arrows = [
         arrow(shape, a, b) for a, b in marks.attacks if a in shape.points and b in shape.points
     ]
@@ -262,11 +283,12 @@ def _draw_marks(draw: ImageDraw.ImageDraw, shape: Geometry, marks: Marks) -> Non
 
 def _legend(players: list[tuple[str, str]], marks: Marks) -> Image.Image | None:
     """The key under the map: each player's colour and name, then the marks."""
-    items: list[tuple[str, str]] = [(name, color) for name, color in players]
+    # Each item's kind: "player:" and the player's colour id, "attack" or "ring".
+    items: list[tuple[str, str]] = [(name, f"player:{color}") for name, color in players]
     if marks.attacks:
-        items.append((ATTACK_KEY, "@attack"))
+        items.append((ATTACK_KEY, "attack"))
     if marks.conquered:
-        items.append((CONQUEST_KEY, "@ring"))
+        items.append((CONQUEST_KEY, "ring"))
     if not items:
         return None
     face = font(LEGEND_FONT_PX * K)
@@ -288,16 +310,16 @@ def _legend(players: list[tuple[str, str]], marks: Marks) -> Image.Image | None:
         middle = (LEGEND_GAP_PX + n * LEGEND_ROW_PX + LEGEND_ROW_PX / 2) * K
         for text, kind, left in row:
             cx, r = left + SWATCH_RADIUS_PX * K, SWATCH_RADIUS_PX * K
-            if kind == "@attack":
+            if kind == "attack":
                 draw.line((left, middle, left + 2 * r - 8 * K, middle), rgb(MARK_INK), 3 * K)
                 tip = left + 2 * r
                 head = [(tip, middle), (tip - 9 * K, middle - 6 * K), (tip - 9 * K, middle + 6 * K)]
                 draw.polygon(head, rgb(MARK_INK))
-            elif kind == "@ring":
+            elif kind == "ring":
                 box = (cx - r, middle - r, cx + r, middle + r)
                 draw.ellipse(box, None, rgb(MARK_INK), 3 * K)
             else:
-                fill, _ = colours_of(kind)
+                fill, _ = colours_of(kind.removeprefix("player:"))
                 box = (cx - r, middle - r, cx + r, middle + r)
                 draw.ellipse(box, rgb(fill), rgb(NODE_OUTLINE), 2 * K)
             draw.text((left + swatch, middle), text, rgb(LABEL_INK), face, anchor="lm")

@@ -222,8 +222,9 @@ def board_svg(
         f'<rect width="{shape.width}" height="{shape.height}" fill="{BACKGROUND}"/>',
         _continents_svg(shape),
         _borders_svg(shape),
+        _rings_svg(shape, marks),
         _labels_svg(mapdata, shape),
-        _marks_svg(shape, marks),
+        _arrows_svg(shape, marks),
         '<g class="territories">',
     ]
     for tid, (x, y) in shape.points.items():
@@ -330,12 +331,11 @@ def _labels_svg(mapdata: MapData, shape: Geometry) -> str:
     return "".join(parts)
 
 
-def _marks_svg(shape: Geometry, marks: Marks) -> str:
-    """Rings around the conquered territories and arrows for the attacks, each on a
-    white halo."""
-    if not marks:
+def _rings_svg(shape: Geometry, marks: Marks) -> str:
+    """Rings around the conquered territories, on a white halo (under the names)."""
+    if not marks.conquered:
         return ""
-    parts = ['<g class="marks">']
+    parts = ['<g class="marks rings">']
     for tid in marks.conquered:
         if tid in shape.points:
             x, y = shape.points[tid]
@@ -346,6 +346,15 @@ def _marks_svg(shape: Geometry, marks: Marks) -> str:
                 f'<circle cx="{_n(x)}" cy="{_n(y)}" r="{RING_RADIUS}" stroke="{MARK_INK}" '
                 f'stroke-width="{RING_WIDTH}"/></g>'
             )
+    parts.append("</g>")
+    return "".join(parts)
+
+
+def _arrows_svg(shape: Geometry, marks: Marks) -> str:
+    """An arrow for each attack, on a white halo (over the names)."""
+    if not marks.attacks:
+        return ""
+    parts = ['<g class="marks arrows">']
     for start, end in marks.attacks:
         if start not in shape.points or end not in shape.points:
             continue

@@ -438,6 +438,7 @@ def test_the_same_input_gives_the_same_bytes() -> None:
     first = board_png(position(), NAMES, marks_of(EVENTS))
     picture_layout.font.cache_clear()
     picture_png._base.cache_clear()
+    picture_png._names.cache_clear()
     assert board_png(position(), NAMES, marks_of(EVENTS)) == first
     assert board_png(position(), NAMES) != first
 
