@@ -1,11 +1,11 @@
 """The RisiKo map as the board pictures read it: continents, territories, a board's
-borders and the players' colours, from ``risiko/board.json``.
-
-``risiko/board.json`` is a copy of the shared ``board.json`` (a test keeps the two
-identical); nothing here retypes the map. It is checked when loaded: 42 territories,
+borders and the players' colours, from the engine's packaged ``board.json``
+(``risiko/engine/board.json``, a copy of the shared one that a test keeps identical);
+nothing here retypes the map. It is checked when loaded: 42 territories,
 each in exactly one continent, ids unique, every border between two known territories,
 listed once and never from a territory to itself (so the neighbour relation it gives is
-symmetric), and the six colours. Plain Python: no Django, no engine.
+symmetric), and the six colours. Plain Python: no Django, and nothing of the engine
+but its data file.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-BOARD_FILE = Path(__file__).with_name("board.json")
+BOARD_FILE = Path(__file__).with_name("engine") / "board.json"
 DEFAULT_BOARD = "classic"
 TERRITORY_COUNT = 42
 

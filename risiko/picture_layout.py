@@ -477,16 +477,19 @@ class Marks:
 
 
 def marks_of(events: Iterable[Mapping[str, object]]) -> Marks:
-    """The marks of a move's events: ``{"type": "attack", "from": <id>, "to": <id>}``
-    gives an arrow, ``{"type": "conquest", "from": <id>, "to": <id>}`` an arrow (if
-    the attack is not already there) and a ring around ``to``. Other events, and events
-    naming a territory the map lacks, are left out; each arrow and ring is kept once."""
+    """The marks of a move's events, as the engine writes them (``risiko.engine``): a
+    roll of an attack (``{"type": "roll", "from", "to"}``) or a war (``{"type": "war",
+    "from", "to"}``) gives an arrow, a conquest (``{"type": "conquered", "from",
+    "territory"}``) an arrow (if the attack is not already there) and a ring around the
+    territory. Other events, and events naming a territory the map lacks, are left out;
+    each arrow and ring is kept once."""
     places = PLACES
     attacks: list[tuple[str, str]] = []
     conquered: list[str] = []
     for event in events:
-        kind, start, end = event.get("type"), event.get("from"), event.get("to")
-        if kind not in ("attack", "conquest"):
+        kind, start = event.get("type"), event.get("from")
+        end = event.get("territory") if kind == "conquered" else event.get("to")
+        if kind not in ("roll", "war", "conquered"):
             continue
         if not isinstance(start, str) or not isinstance(end, str) or start == end:
             continue
@@ -494,6 +497,6 @@ def marks_of(events: Iterable[Mapping[str, object]]) -> Marks:
             continue
         if (start, end) not in attacks:
             attacks.append((start, end))
-        if kind == "conquest" and end not in conquered:
+        if kind == "conquered" and end not in conquered:
             conquered.append(end)
     return Marks(tuple(attacks), tuple(conquered))

@@ -19,14 +19,16 @@ Inputs:
 - ``marks``: the last move's attacks, from ``marks_of(events)``, which reads these event
   shapes (others are ignored):
 
-  - ``{"type": "attack", "from": <territory id>, "to": <territory id>}``: an attack,
+  - ``{"type": "roll", "from": <territory id>, "to": <territory id>, ...}`` (a roll of
+    an attack) or ``{"type": "war", "from", "to", ...}`` (a war-die battle): an attack,
     drawn as an arrow from ``from`` to ``to``;
-  - ``{"type": "conquest", "from": <territory id>, "to": <territory id>}``: ``to``
-    was conquered from ``from``: the arrow, and a ring around ``to``.
+  - ``{"type": "conquered", "from": <territory id>, "territory": <territory id>, ...}``:
+    the territory was conquered from ``from``: the arrow, and a ring around it.
 
 ``board_svg`` returns plain ``str`` markup in which every name is escaped and every
 colour comes from a fixed table, so the caller may mark it safe. No Django here, and
-nothing of the rules engine: only ``risiko/board.json``, through ``risiko.mapdata``.
+nothing of the rules engine's rules: only its packaged ``board.json``, through
+``risiko.mapdata``.
 """
 
 from __future__ import annotations

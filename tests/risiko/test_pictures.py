@@ -46,8 +46,8 @@ COLOURS = ["red", "blue", "yellow", "green", "purple", "black"]
 PLAYERS = ["Anna", "Bruno", "Carla", "Dario", "Elena", "Fabio"]
 NAMES = {"Anna": "Anna Rossi", "Bruno": "Bruno <b>"}
 EVENTS = [
-    {"type": "attack", "from": "brasile", "to": "africa-del-nord"},
-    {"type": "conquest", "from": "cina", "to": "siam"},
+    {"type": "roll", "from": "brasile", "to": "africa-del-nord"},
+    {"type": "conquered", "from": "cina", "territory": "siam"},
 ]
 
 
@@ -87,21 +87,11 @@ def hex_rgb(color: str) -> tuple[int, int, int]:
 # --- the map data ---------------------------------------------------------------------
 
 
-def shared_board() -> Path | None:
-    """The shared board.json beside the repository (or beside a worktree's parents)."""
-    for folder in REPO_ROOT.parents:
-        candidate = folder / "shared" / "risiko" / "board.json"
-        if candidate.exists():
-            return candidate
-    return None
-
-
-def test_the_packaged_board_is_identical_to_the_shared_board() -> None:
-    shared = shared_board()
-    if shared is None:
-        pytest.skip("no shared/risiko/board.json beside the repository")
-    assert BOARD_FILE == REPO_ROOT / "risiko" / "board.json"
-    assert BOARD_FILE.read_bytes() == shared.read_bytes()
+def test_the_pictures_read_the_engines_packaged_board() -> None:
+    """One copy of the map in the package: the engine's, which a test keeps identical to
+    the shared board.json."""
+    assert BOARD_FILE == REPO_ROOT / "risiko" / "engine" / "board.json"
+    assert not (REPO_ROOT / "risiko" / "board.json").exists()
 
 
 def test_the_map_has_42_territories_in_6_continents_and_83_symmetric_borders() -> None:
@@ -232,12 +222,12 @@ def test_short_names_are_short_and_abbreviate_their_territorys_name() -> None:
 def test_marks_read_attacks_and_conquests_from_events() -> None:
     events: list[dict[str, object]] = [
         {"type": "place", "territory": "cina", "armies": 3},
-        {"type": "attack", "from": "brasile", "to": "africa-del-nord"},
-        {"type": "attack", "from": "brasile", "to": "africa-del-nord"},
-        {"type": "conquest", "from": "brasile", "to": "africa-del-nord"},
-        {"type": "conquest", "from": "alaska", "to": "kamchatka"},
-        {"type": "attack", "from": "atlantis", "to": "cina"},
-        {"type": "attack", "from": "cina"},
+        {"type": "roll", "from": "brasile", "to": "africa-del-nord"},
+        {"type": "roll", "from": "brasile", "to": "africa-del-nord"},
+        {"type": "conquered", "from": "brasile", "territory": "africa-del-nord"},
+        {"type": "conquered", "from": "alaska", "territory": "kamchatka"},
+        {"type": "roll", "from": "atlantis", "to": "cina"},
+        {"type": "roll", "from": "cina"},
     ]
     marks = marks_of(events)
     assert marks.attacks == (("brasile", "africa-del-nord"), ("alaska", "kamchatka"))
