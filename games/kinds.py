@@ -194,6 +194,13 @@ class GameKind(ABC):
     def default_decision(self, state: Any, player: str, rng: Random) -> str:
         """The action taken for a player whose time ran out (after the game's grace)."""
 
+    def decision_key(self, position: Position) -> str | None:
+        """What names the decision due in a stored position, for a game whose decision may
+        take several actions of one player (a RisiKo turn): while the same player decides
+        and the key stays the same, the decision goes on, with its deadline, its clock and
+        no new mail. None (the default): every action ends its decision."""
+        return None
+
     def missed_counts(self, state: Any, player: str) -> bool:
         """Whether missing this decision counts towards the game's forfeit limit."""
         return not self.is_reply(state)
@@ -218,10 +225,18 @@ class GameKind(ABC):
         a kind whose draws deal secrets, such as a shuffled deck, hides those)."""
         return dice
 
-    def action_for(self, action: str, player: str, viewer: Viewer) -> str:
-        """A recorded action as ``viewer`` may read it: a sealed action shows only to its
-        player until the game reveals it (default: actions are public)."""
+    def action_for(
+        self, action: str, player: str, viewer: Viewer, events: Sequence[Event] = ()
+    ) -> str:
+        """A recorded action (with the events it led to) as ``viewer`` may read it: a
+        sealed action shows only to its player until the game reveals it (default:
+        actions are public)."""
         return action
+
+    def start_for(self, record: list[Event], viewer: Viewer) -> list[Event]:
+        """The game's start record (its start rolls, draws and deals) as ``viewer`` may
+        read it (default: all of it)."""
+        return record
 
     # --- words and pictures ------------------------------------------------------
     # What pages, mails and answers say of a game: every hook takes what a reader may see

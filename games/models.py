@@ -218,7 +218,9 @@ class Move(models.Model):
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="moves")
     number = models.PositiveIntegerField(help_text="1 for the first decision of the game")
     seat = models.ForeignKey(Seat, on_delete=models.PROTECT, related_name="moves")
-    action = models.CharField(max_length=120, help_text="Canonical notation, or 'forfeit <player>'")
+    action = models.CharField(
+        max_length=1000, help_text="Canonical notation, or 'forfeit <player>'"
+    )
     dice = models.JSONField(default=list, blank=True)
     events = models.JSONField(default=list, blank=True)
     source = models.CharField(max_length=10, choices=Source)

@@ -99,7 +99,7 @@ def move(game: Game, row: Move, player: str, viewer: Viewer) -> SeenMove:
         number=row.number,
         seat_id=row.seat_id,
         player=player,
-        action=kind.action_for(row.action, player, viewer),
+        action=kind.action_for(row.action, player, viewer, row.events),
         dice=kind.dice_for(list(row.dice), player, viewer),
         events=kind.events_for(row.events, viewer),
         source=row.source,
@@ -192,7 +192,7 @@ def game_record(game: Game, viewer: Viewer) -> dict[str, Any]:
             }
             for s in seats
         ],
-        "start": game.start_record,
+        "start": kind.start_for(game.start_record, viewer),
         "initial_position": kind.view(kind.dump(states[0][1]), viewer),
         "moves": moves,
         "status": game.status,

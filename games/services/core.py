@@ -270,6 +270,7 @@ def store_position(
     seats = seats_of(game)
     sealed_before = {s.pk for s in seats if s.deciding}
     before = sealed_before or {game.to_move_id} - {None}
+    key_before = kind.decision_key(game.position) if game.position is not None else None
     game.position = kind.dump(state)
     phase = kind.phase(state)
     due = [seat_named(game, name) for name in kind.deciders(state)] if phase != OVER else []
@@ -285,6 +286,12 @@ def store_position(
             (decided_by is None and after == before)
             or (decided_by is not None and len(before) > 1 and after < before)
             or (decided_by is None and bool(sealed_before) and after < before)
+            # one player's decision of several actions (a turn), not yet ended
+            or (
+                after == before
+                and key_before is not None
+                and key_before == kind.decision_key(game.position)
+            )
         )
     )
     # A decision several players make at once marks their seats, down to its last one.

@@ -119,6 +119,10 @@ def handle_missed_decision(game_id: int, now: datetime | None = None) -> str:
         return done
 
 
+# The most default actions that finish one missed decision of several actions (a turn).
+MAX_DEFAULT_ACTIONS = 200
+
+
 def _missed(game: Game, seat: Seat, state: Any, now: datetime) -> str:
     """The seat's player missed their decision, grace and all: it counts towards their
     forfeit (where the game says so), and at the limit they forfeit; else the game's
@@ -140,7 +144,20 @@ def _missed(game: Game, seat: Seat, state: Any, now: datetime) -> str:
         return "forfeit"
     action = kind.default_decision(state, seat.player_name, random.Random(dice().random()))
     notify.queue_missed_mail(game, seat, "timeout move", action, state)
+    key = kind.decision_key(game.position)
     record_move(game, seat, state, action, Move.Source.TIMEOUT, None, now)
+    # A decision of several actions (a turn) is finished by the game's default, action
+    # after action, while it is still the same decision of the same player.
+    for _ in range(MAX_DEFAULT_ACTIONS):
+        state = state_of(game)
+        if (
+            key is None
+            or seat.player_name not in kind.deciders(state)
+            or kind.decision_key(game.position) != key
+        ):
+            break
+        action = kind.default_decision(state, seat.player_name, random.Random(dice().random()))
+        record_move(game, seat, state, action, Move.Source.TIMEOUT, None, now)
     return "timeout move"
 
 

@@ -188,7 +188,9 @@ class SecretNumbers(GameKind):
             if viewer.everything or event["type"] != "pick" or event["player"] == viewer.player
         ]
 
-    def action_for(self, action: str, player: str, viewer: Viewer) -> str:
+    def action_for(
+        self, action: str, player: str, viewer: Viewer, events: Sequence[Event] = ()
+    ) -> str:
         if viewer.everything or player == viewer.player or not action.startswith("pick"):
             return action
         return f"pick ({SEALED})"

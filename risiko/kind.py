@@ -1,0 +1,386 @@
+"""RisiKo (``shared/rules/risiko.md``) as a game kind of the server.
+
+The engine is ``risiko.engine``; this module plays it for the server. A seat's player
+is named by their colour (the board's colours in seat order). A turn is many actions of
+one player: its decision goes on, with one deadline, until the turn ends
+(``decision_key``), and a missed turn is finished by the engine's default (K35). The
+views are the engine's (K33): a player sees their own objective and cards, the others'
+card counts, never the deck's order nor another's sealed placement; a spectator sees
+neither objectives nor hands; everything shows once the game is over (K32). A state as
+a reader sees it is the view itself (a dict), which the words and pictures read.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from random import Random
+from typing import Any, ClassVar
+
+from games.kinds import OVER, PLAY, SETUP, Bot, Dice, Event, GameKind, Position, Refused, Viewer
+from games.wording import ChoiceGroup, MoveWords
+from risiko import describe, engine, pictures
+from risiko.engine.bots import BOTS
+from risiko.picture_layout import colours_of
+
+PHASES = {"placement": SETUP, "play": PLAY, "over": OVER}
+OPTIONS: dict[str, tuple[Any, ...]] = {
+    "board": tuple(engine.BOARDS),
+    "placement": ("sealed", "rounds"),
+    "min_reinforcement": (0, 3),
+    "territory_bonus": ("per-set", "per-card"),
+    "battle": ("dice", "war-die"),
+}
+# The secret a drawn card is to everyone but its drawer (K33).
+HIDDEN_CARD = None
+
+
+def _dict(state: Any) -> Position:
+    """A state as a position or view dict (a view is kept as it is)."""
+    return state if isinstance(state, dict) else engine.dump_position(state)
+
+
+def _seated(bot: Any) -> Bot:
+    """An engine bot, which reads one player's view, as a kind's bot for a seat."""
+
+    def play(state: Any, player: str, rng: Random) -> str:
+        return str(bot(engine.view(state, player), rng))
+
+    return play
+
+
+class RisiKo(GameKind):
+    key: ClassVar[str] = "risiko"
+    name: ClassVar[str] = "RisiKo"
+    min_players: ClassVar[int] = 3
+    max_players: ClassVar[int] = 6
+    template_folder: ClassVar[str] = "risiko"
+    # greedy first: the bot an event or a ladder adds when none is named
+    bots: ClassVar[Mapping[str, Bot]] = {key: _seated(BOTS[key]) for key in ("greedy", "random")}
+    odds_words: ClassVar[str] = "chance to conquer"
+    reply_words: ClassVar[str] = "to answer the war (K39b)"
+    forfeit_words: ClassVar[str] = "(K36): your armies stay on the board as neutrals"
+    draws_pictures: ClassVar[bool] = True
+    reply_examples: ClassVar[tuple[str, ...]] = (
+        "place 3 cina, 2 siam",
+        "attack cina from mongolia until conquered move all",
+        "fortify siam india 2",
+        "end",
+    )
+
+    # --- options ---------------------------------------------------------------------
+
+    def default_options(self) -> dict[str, Any]:
+        return {
+            "board": engine.DEFAULT_BOARD,
+            "placement": "sealed",
+            "min_reinforcement": 0,
+            "territory_bonus": "per-set",
+            "battle": "dice",
+        }
+
+    def check_options(self, options: Mapping[str, Any]) -> dict[str, Any]:
+        unknown = set(options) - set(OPTIONS)
+        if unknown:
+            raise ValueError(f"unknown options: {', '.join(sorted(unknown))}")
+        checked = {**self.default_options(), **options}
+        for name, allowed in OPTIONS.items():
+            if checked[name] not in allowed or isinstance(checked[name], bool):
+                raise ValueError(f"{name.replace('_', ' ')} is one of {allowed}")
+        return checked
+
+    def seat_name(self, game: Any, seat: Any) -> str:
+        colours = engine.BOARDS[game.options.get("board", engine.DEFAULT_BOARD)].colours
+        return colours[seat.number - 1] if 1 <= seat.number <= len(colours) else ""
+
+    def options_words(self, options: Mapping[str, Any]) -> str:
+        o = self.check_options(options)
+        words = [f"{o['placement']} placement", f"{o['territory_bonus']} bonus"]
+        if o["min_reinforcement"]:
+            words.append(f"at least {o['min_reinforcement']} armies a turn")
+        words.append("war die (K39)" if o["battle"] == "war-die" else "dice")
+        return ", ".join(words)
+
+    # --- play ------------------------------------------------------------------------
+
+    def _seats(self, players: Sequence[tuple[str, str]]) -> list[dict[str, str]]:
+        return [{"name": name, "color": name} for name, _ in players]
+
+    def start(
+        self,
+        players: Sequence[tuple[str, str]],
+        options: Mapping[str, Any],
+        rng: Dice,
+        first: int | None = None,
+    ) -> tuple[Any, list[Event]]:
+        # K6: the start rolls set the turn order (an event's seating does not).
+        drawn = engine.RecordingRandom(rng)
+        state = engine.new_game(self._seats(players), self.check_options(options), drawn)
+        return state, [{"type": "setup", "rng": drawn.take()}]
+
+    def start_again(
+        self, players: Sequence[tuple[str, str]], options: Mapping[str, Any], record: list[Event]
+    ) -> Any:
+        values = next(e["rng"] for e in record if e.get("type") == "setup")
+        return engine.new_game(
+            self._seats(players), self.check_options(options), engine.ListRandom(values)
+        )
+
+    def load(self, position: Position) -> Any:
+        if "view" in position:
+            return position  # a reader's view: the words and pictures read it as it is
+        return engine.load_position(position)
+
+    def dump(self, state: Any) -> Position:
+        return _dict(state)
+
+    def phase(self, state: Any) -> str:
+        return PHASES[_dict(state)["phase"]]
+
+    def deciders(self, state: Any) -> tuple[str, ...]:
+        return tuple(_dict(state)["awaiting"])
+
+    def decision_key(self, position: Position) -> str | None:
+        turn = position.get("turn")
+        if position.get("phase") != "play" or turn is None:
+            return None  # each placement is a decision of its own
+        if turn.get("war"):
+            return f"war-{turn['number']}-{turn['war']['from']}-{turn['war']['to']}"
+        return f"turn-{turn['number']}"
+
+    def is_reply(self, state: Any) -> bool:
+        turn = _dict(state).get("turn")
+        return bool(turn and turn.get("war"))  # the defender's answer to a war (K39b)
+
+    def missed_counts(self, state: Any, player: str) -> bool:
+        return self.phase(state) == PLAY and not self.is_reply(state)
+
+    def legal(self, state: Any, player: str) -> Sequence[str]:
+        # The engine validates actions rather than listing them (contract): the ready
+        # ones are the default's (K35).
+        if isinstance(state, dict) or player not in self.deciders(state):
+            return []
+        return engine.default_actions(state, player)
+
+    def parse(self, state: Any, player: str, text: str) -> str:
+        try:
+            return engine.parse_action(state, player, text)
+        except ValueError as refusal:
+            raise Refused(str(refusal)) from None
+
+    def apply(self, state: Any, player: str, action: str, rng: Dice) -> tuple[Any, list[Event]]:
+        try:
+            return engine.apply_action(state, player, action, rng)
+        except ValueError as refusal:
+            raise Refused(str(refusal)) from None
+
+    def replay(self, state: Any, player: str, action: str, dice: Sequence[int]) -> Any:
+        if action.startswith("forfeit "):
+            return engine.forfeit(state, action.split(" ", 1)[1])[0]
+        return engine.apply_action(state, player, action, engine.ListRandom(list(dice)))[0]
+
+    def forfeit(self, state: Any, player: str) -> tuple[Any, list[Event]]:
+        try:
+            return engine.forfeit(state, player)
+        except ValueError as refusal:
+            raise Refused(str(refusal)) from None
+
+    def default_decision(self, state: Any, player: str, rng: Random) -> str:
+        return engine.default_actions(state, player)[0]  # K35, one action at a time
+
+    def finishing_order(
+        self, state: Any, history: Sequence[tuple[str, list[Event]]]
+    ) -> list[list[str]]:
+        """The winner; then the players still in, by territories then armies held; then
+        those eliminated, the last out first; then those who forfeited, the last first."""
+        position = _dict(state)
+        out = [o["player"] for o in position["out"]]
+        winner = position.get("winner")
+        held: dict[str, tuple[int, int]] = {}
+        for spot in position["territories"].values():
+            territories, armies = held.get(spot["owner"], (0, 0))
+            held[spot["owner"]] = (territories + 1, armies + spot["armies"])
+        playing = [p["name"] for p in position["players"] if p["name"] not in out]
+        rest = [p for p in playing if p != winner]
+        measures = sorted({held.get(p, (0, 0)) for p in rest}, reverse=True)
+        order = [[winner]] if winner else []
+        order += [[p for p in rest if held.get(p, (0, 0)) == m] for m in measures]
+        eliminated = [o["player"] for o in position["out"] if o["how"] == "eliminated"]
+        forfeited = [o["player"] for o in position["out"] if o["how"] == "forfeit"]
+        return order + [[p] for p in reversed(eliminated)] + [[p] for p in reversed(forfeited)]
+
+    # --- what each reader may see (K33) -------------------------------------------------
+
+    def view(self, position: Position, viewer: Viewer) -> Position:
+        if "view" in position:
+            return position
+        if viewer.everything:
+            return position
+        player = viewer.player
+        state = engine.load_position(position)
+        return engine.view(state, player if player in state.names else None)
+
+    def events_for(self, events: Iterable[Event], viewer: Viewer) -> list[Event]:
+        shown = []
+        for event in events:
+            if event.get("type") == "drew" and not (
+                viewer.everything or event.get("player") == viewer.player
+            ):
+                event = {**event, "card": HIDDEN_CARD}
+            shown.append(event)
+        return shown
+
+    def action_for(
+        self, action: str, player: str, viewer: Viewer, events: Sequence[Event] = ()
+    ) -> str:
+        if viewer.everything or player == viewer.player:
+            return action
+        kinds = {event.get("type") for event in events}
+        if "sealed" in kinds:
+            return f"place ({describe.SEALED})"  # K38: revealed with the others
+        if "war" in kinds and " cost " in f" {action} ":
+            return action.split(" cost ", 1)[0] + f" ({describe.SEALED})"
+        return action
+
+    def dice_for(self, dice: list[int], player: str, viewer: Viewer) -> list[int]:
+        # the values of an end or a fortify may reshuffle the deck (its order is secret)
+        return dice if viewer.everything or player == viewer.player else []
+
+    def start_for(self, record: list[Event], viewer: Viewer) -> list[Event]:
+        # the setup's values deal the objectives, the territories and the deck
+        return record if viewer.everything else []
+
+    # --- words and pictures ---------------------------------------------------------------
+
+    def describe_move(
+        self,
+        options: Mapping[str, Any],
+        action: str,
+        player: str,
+        events: Sequence[Event],
+        names: Mapping[str, str],
+    ) -> MoveWords:
+        return describe.describe_move(action, player, events, names)
+
+    def describe_start(self, record: Sequence[Event], names: Mapping[str, str]) -> list[str]:
+        return []
+
+    def choices(self, state: Any, player: str, names: Mapping[str, str]) -> list[ChoiceGroup]:
+        return describe.choices(_dict(state), player, names)
+
+    def example_action(self, state: Any, player: str) -> str:
+        for group in self.choices(state, player, {}):
+            for choice in group.choices:
+                return choice.action
+        return "end"
+
+    def decision_words(self, state: Any, player: str) -> str:
+        position = _dict(state)
+        if position["phase"] == "placement":
+            return "placement"
+        return "answer to a war" if self.is_reply(position) else "turn"
+
+    def position_lines(
+        self, options: Mapping[str, Any], position: Position, names: Mapping[str, str]
+    ) -> list[str]:
+        return describe.position_lines(position, names)
+
+    def page_context(
+        self,
+        options: Mapping[str, Any],
+        position: Position | None,
+        names: Mapping[str, str],
+        events: Sequence[Event] = (),
+        seats: Iterable[Any] = (),
+    ) -> dict[str, Any]:
+        if position is None:
+            return {"position": None}
+        marks = pictures.marks_of(events)
+        return {
+            "position": position,
+            "board_svg": pictures.board_svg(position, names, marks),
+            "key": pictures.key_entries(position, names),
+            "lines": describe.position_lines(position, names),
+        }
+
+    def picture(
+        self,
+        options: Mapping[str, Any],
+        position: Position,
+        names: Mapping[str, str],
+        events: Sequence[Event] = (),
+    ) -> bytes | None:
+        return pictures.board_png(position, names, pictures.marks_of(events))
+
+    def players_out(self, state: Any) -> Sequence[str]:
+        return [o["player"] for o in _dict(state)["out"]]
+
+    def player_colour(self, options: Mapping[str, Any], player: str) -> str:
+        return colours_of(player)[0]  # a seat's player is named by their colour
+
+    # --- tournament hooks ---------------------------------------------------------------
+
+    def adjudication_measures(self) -> Mapping[str, str]:
+        return {
+            "objective": "progress towards their objective",
+            "territories": "territories held",
+            "armies": "armies on the board",
+        }
+
+    def measure(
+        self, position: Position, measures: Sequence[str]
+    ) -> dict[str, tuple[int, ...] | None]:
+        unknown = set(measures) - set(self.adjudication_measures())
+        if unknown:
+            raise ValueError(f"unknown measures: {', '.join(sorted(unknown))}")
+        state = engine.load_position(position)
+        out = {o["player"] for o in position["out"]}
+        held: dict[str, list[int]] = {}
+        for spot in position["territories"].values():
+            counts = held.setdefault(spot["owner"], [0, 0])
+            counts[0] += 1
+            counts[1] += spot["armies"]
+        values: dict[str, tuple[int, ...] | None] = {}
+        for player in (p["name"] for p in position["players"]):
+            if player in out:
+                values[player] = None
+                continue
+            territories, armies = held.get(player, [0, 0])
+            by_name = {
+                "objective": _progress(state, player),
+                "territories": territories,
+                "armies": armies,
+            }
+            values[player] = tuple(by_name[m] for m in measures)
+        return values
+
+    def eliminations(
+        self, history: Sequence[tuple[str, list[Event]]]
+    ) -> tuple[tuple[tuple[str, ...], bool], ...]:
+        found: list[tuple[tuple[str, ...], bool]] = []
+        for _, events in history:
+            for event in events:
+                if event.get("type") == "eliminated":
+                    found.append(((event["player"],), False))
+                elif event.get("type") == "forfeit":
+                    found.append(((event["player"],), True))
+        return tuple(found)
+
+
+def _progress(state: Any, player: str) -> int:
+    """How far a player is towards their objective, in hundredths (100: met)."""
+    met = engine.objective_met(state, player)
+    return 100 if met else _share(state, player)
+
+
+def _share(state: Any, player: str) -> int:
+    position = engine.dump_position(state)
+    objective = engine.BOARDS[position["board"]].objectives[position["objectives"][player]]
+    mine = [t for t, v in position["territories"].items() if v["owner"] == player]
+    if objective.continents:
+        board = engine.BOARDS[position["board"]]
+        wanted = set().union(*(board.continent_territories[c] for c in objective.continents))
+        return 100 * len(wanted & set(mine)) // max(1, len(wanted) + objective.plus_any)
+    if objective.territories:
+        strong = [t for t in mine if position["territories"][t]["armies"] >= objective.min_armies]
+        return min(99, 100 * len(strong) // objective.territories)
+    return 0

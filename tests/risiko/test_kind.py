@@ -1,0 +1,207 @@
+"""RisiKo on the server, through its kind: a table starts in the sealed placement (K10,
+K38) that every player makes at once; a turn is many actions of one player under one
+deadline and one decision mail (K34); a missed turn is finished by the default (K35);
+every reader sees the game through the engine's views (K33): no player, spectator or mail
+reader sees another's objective, cards or sealed placement while the game runs, and all
+of it shows once the game is over (K32)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+
+import pytest
+from django.contrib.auth.models import User
+from django.db import transaction
+from django.test import Client
+from django.urls import reverse
+
+from games import services
+from games.kinds import SPECTATOR, player_viewer
+from games.models import Game
+from games.options import GameOptions
+from mail.models import OutgoingMail
+from risiko import describe
+from risiko.kind import RisiKo
+from tests.games.factories import Clock, alice, bob, carol, clock, olga
+from tests.kinds.registered import registered
+
+__all__ = ["alice", "bob", "carol", "clock", "olga"]
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def risiko() -> Iterator[RisiKo]:
+    with registered(RisiKo()) as kind:
+        yield kind
+
+
+@pytest.fixture
+def game(risiko: RisiKo, clock: Clock, alice: User, bob: User, carol: User) -> Game:
+    """Alice (red), bob (blue) and carol (yellow) at a RisiKo table, in its placement."""
+    seats = [services.TableSeat("", user=user) for user in (alice, bob, carol)]
+    with transaction.atomic():
+        made = services.create_table(GameOptions(kind=risiko.key), seats, name="Risiko night")
+    made.refresh_from_db()
+    return made
+
+
+def user_of(game: Game, player: str) -> User:
+    seat = game.seats.get(number=["red", "blue", "yellow"].index(player) + 1)
+    assert seat.user is not None
+    return seat.user
+
+
+def placed(game: Game, risiko: RisiKo) -> Game:
+    """Every player sends the default placement (K35's, a legal one): the reveal."""
+    for player in ("red", "blue", "yellow"):
+        game.refresh_from_db()
+        state = risiko.load(game.position)
+        (action,) = risiko.legal(state, player)
+        services.submit_move(game.pk, user_of(game, player), action, game.turn_number)
+    game.refresh_from_db()
+    return game
+
+
+def objective_text(game: Game, player: str) -> str:
+    return describe.objective(game.position["objectives"][player])
+
+
+def page(user: User | None, url: str) -> str:
+    client = Client()
+    if user is not None:
+        client.force_login(user)
+    response = client.get(url)
+    assert response.status_code == 200, url
+    return response.content.decode()
+
+
+def test_a_table_starts_in_a_sealed_placement_everyone_makes_at_once(
+    game: Game, risiko: RisiKo
+) -> None:
+    assert game.kind == "risiko" and game.status == Game.Status.SETUP
+    assert [s.player_name for s in game.seats.order_by("number")] == ["red", "blue", "yellow"]
+    assert set(risiko.deciders(risiko.load(game.position))) == {"red", "blue", "yellow"}
+    assert game.to_move is None and game.seats.filter(deciding=True).count() == 3
+    assert game.start_record[0]["type"] == "setup" and game.start_record[0]["rng"]
+
+    state = risiko.load(game.position)
+    (red,) = risiko.legal(state, "red")
+    services.submit_move(game.pk, user_of(game, "red"), red, game.turn_number)
+    game.refresh_from_db()
+
+    assert set(risiko.deciders(risiko.load(game.position))) == {"blue", "yellow"}
+    for reader in ("blue", "yellow"):
+        shown = risiko.view(game.position, player_viewer(reader))
+        assert shown["placement"]["sealed"]["red"] == "sealed", "K38: sealed until all are in"
+    blue = page(user_of(game, "blue"), reverse("games:detail", args=[game.pk]))
+    assert "place (sealed)" in blue and red not in blue
+
+
+def test_a_turn_is_many_actions_under_one_deadline_and_one_decision_mail(
+    game: Game, risiko: RisiKo
+) -> None:
+    placed(game, risiko)
+    assert game.status == Game.Status.PLAY
+    first = risiko.deciders(risiko.load(game.position))[0]
+    player = user_of(game, first)
+    deadline = game.deadline
+    mails = OutgoingMail.objects.filter(to_user=player, kind="decision").count()
+
+    state = risiko.load(game.position)
+    reinforce = risiko.legal(state, first)[0]  # K35: the placement of the turn's armies
+    services.submit_move(game.pk, player, reinforce, game.turn_number)
+    game.refresh_from_db()
+
+    assert risiko.deciders(risiko.load(game.position)) == (first,)
+    assert game.deadline == deadline, "the same turn: its deadline stands"
+    assert OutgoingMail.objects.filter(to_user=player, kind="decision").count() == mails
+
+    services.submit_move(game.pk, player, "end", game.turn_number)
+    game.refresh_from_db()
+    assert risiko.deciders(risiko.load(game.position)) != (first,)
+    assert game.position["turn"]["number"] == 2
+
+
+def test_a_missed_turn_is_finished_by_the_default(game: Game, risiko: RisiKo, clock: Clock) -> None:
+    placed(game, risiko)
+    first = risiko.deciders(risiko.load(game.position))[0]
+    assert game.deadline is not None
+
+    clock.at = game.deadline
+    assert services.handle_missed_decision(game.pk) == "grace"
+    game.refresh_from_db()
+    assert game.deadline is not None
+    clock.at = game.deadline
+    assert services.handle_missed_decision(game.pk) == "timeout move"
+
+    game.refresh_from_db()
+    assert game.position["turn"]["number"] == 2, "K35: placed by default, then ended"
+    assert risiko.deciders(risiko.load(game.position)) != (first,)
+    actions = list(game.moves.filter(source="timeout").values_list("action", flat=True))
+    assert actions[0].startswith("place ") and actions[-1] == "end"
+
+
+def test_no_reader_sees_another_players_objective_or_cards_while_the_game_runs(
+    game: Game, risiko: RisiKo, olga: User
+) -> None:
+    placed(game, risiko)
+    reds = objective_text(game, "red")
+    assert reds not in {objective_text(game, p) for p in ("blue", "yellow")}  # K27: distinct
+    url = reverse("games:detail", args=[game.pk])
+    mine = page(user_of(game, "red"), url)
+    assert reds in mine, "each player reads their own objective"
+    for reader in (user_of(game, "blue"), user_of(game, "yellow"), None):
+        shown = page(reader, url) + page(reader, reverse("games:record", args=[game.pk]))
+        assert reds not in shown
+        assert '"deck":' not in shown and '"setup_rng"' not in shown
+    spectator = risiko.view(game.position, SPECTATOR)
+    assert spectator["objectives"] == {} and spectator["hands"] == {}
+    record = json.loads(page(None, reverse("games:record", args=[game.pk])))
+    assert record["start"] == [], "the setup's values deal every secret"
+    assert all(m["position"]["objectives"] == {} for m in record["moves"])
+    for mail in OutgoingMail.objects.filter(to_user=user_of(game, "blue")):
+        text = mail.body_text + mail.body_html + json.dumps(mail.inline_spec)
+        assert reds not in text, mail.kind
+        assert '"deck":' not in text
+
+
+def test_everything_shows_once_the_game_is_over(game: Game, risiko: RisiKo, olga: User) -> None:
+    placed(game, risiko)
+    services.abandon_game(game.pk, olga, reason="the players agreed to stop")
+    game.refresh_from_db()
+    record = json.loads(page(None, reverse("games:record", args=[game.pk])))
+    assert record["start"] == game.start_record
+    assert set(record["moves"][-1]["position"]["objectives"]) == {"red", "blue", "yellow"}
+    for player in ("red", "blue", "yellow"):
+        assert objective_text(game, player) in page(None, reverse("games:detail", args=[game.pk]))
+
+
+def test_the_decision_mail_shows_the_board_and_the_readers_own_view(
+    game: Game, risiko: RisiKo
+) -> None:
+    placed(game, risiko)
+    first = risiko.deciders(risiko.load(game.position))[0]
+    mail = OutgoingMail.objects.filter(to_user=user_of(game, first), kind="decision").latest("id")
+    assert mail.subject.startswith("[RisiKo] Risiko night: your turn")
+    assert mail.inline_spec is not None and mail.inline_spec["kind"] == "risiko"
+    assert mail.inline_spec["position"]["view"] == first
+    assert set(mail.inline_spec["position"]["objectives"]) == {first}
+    assert objective_text(game, first) in mail.body_text
+    assert "attack " in mail.body_text or "place " in mail.body_text
+
+
+def test_a_record_replays_to_the_stored_position(game: Game, risiko: RisiKo) -> None:
+    placed(game, risiko)
+    first = risiko.deciders(risiko.load(game.position))[0]
+    state = risiko.load(game.position)
+    reinforce = risiko.legal(state, first)[0]
+    services.submit_move(game.pk, user_of(game, first), reinforce, game.turn_number)
+    services.submit_move(game.pk, user_of(game, first), "end", game.turn_number + 1)
+    game.refresh_from_db()
+
+    from games import selectors
+
+    states = selectors.replay(game)
+    assert risiko.dump(states[-1][1]) == game.position
