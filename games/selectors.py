@@ -111,12 +111,17 @@ def decision_open(game: Game, seat: Seat, turn: int) -> bool:
     """Whether the decision a form, link or reply address was made for at move ``turn``
     is still the seat's to make: the game is at that move and waits for the seat; or the
     seat is one of several deciding at once since that move or before (the others'
-    decisions move the game on meanwhile)."""
+    decisions move the game on meanwhile); or the decision is one of several actions of
+    the seat's player (a RisiKo turn) that began at that move or before."""
     if not decides_now(game, seat):
         return False
-    return game.turn_number == turn or (
-        seat.deciding and game.decision_turn <= turn <= game.turn_number
+    if game.turn_number == turn:
+        return True
+    several = seat.deciding or (
+        game.to_move_id == seat.pk
+        and kind_of(game).decision_key(game.position or {}) is not None
     )
+    return several and game.decision_turn <= turn <= game.turn_number
 
 
 def waiting_names(game: Game, seats: Iterable[Seat] | None = None) -> str:

@@ -205,3 +205,23 @@ def test_a_record_replays_to_the_stored_position(game: Game, risiko: RisiKo) -> 
 
     states = selectors.replay(game)
     assert risiko.dump(states[-1][1]) == game.position
+
+
+def test_a_player_plays_their_turn_by_replying_to_the_decision_mail(
+    game: Game, risiko: RisiKo
+) -> None:
+    from inbound.models import InboundMessage
+    from tests.kinds.test_mails_of_another_kind import say
+
+    placed(game, risiko)
+    first = risiko.deciders(risiko.load(game.position))[0]
+    player = user_of(game, first)
+    reinforce = risiko.legal(risiko.load(game.position), first)[0]
+
+    assert say(game, player, "end") == InboundMessage.Outcome.REFUSED  # armies to place
+    assert say(game, player, reinforce) == InboundMessage.Outcome.APPLIED
+    game.refresh_from_db()
+    assert game.position["turn"]["pool"] == 0 and game.position["turn"]["player"] == first
+    assert say(game, player, "end") == InboundMessage.Outcome.APPLIED
+    game.refresh_from_db()
+    assert game.position["turn"]["number"] == 2
