@@ -118,8 +118,7 @@ def decision_open(game: Game, seat: Seat, turn: int) -> bool:
     if game.turn_number == turn:
         return True
     several = seat.deciding or (
-        game.to_move_id == seat.pk
-        and kind_of(game).decision_key(game.position or {}) is not None
+        game.to_move_id == seat.pk and kind_of(game).decision_key(game.position or {}) is not None
     )
     return several and game.decision_turn <= turn <= game.turn_number
 
