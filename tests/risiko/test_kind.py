@@ -225,3 +225,39 @@ def test_a_player_plays_their_turn_by_replying_to_the_decision_mail(
     assert say(game, player, "end") == InboundMessage.Outcome.APPLIED
     game.refresh_from_db()
     assert game.position["turn"]["number"] == 2
+
+
+def test_a_swiss_event_of_risiko_bots_runs_to_its_end(
+    risiko: RisiKo, django_user_model: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    from tests.personas import make_user
+    from tests.tournaments.conftest import bot_event
+    from tests.tournaments.test_formats import run
+    from tournaments import services as events
+    from tournaments.models import Table
+
+    organiser = make_user(django_user_model, "orsola")
+    league = events.create_league("RisiKo League", organiser)
+    event = bot_event(league, organiser, 8, kind=risiko.key, table_size=4, swiss_rounds=2)
+
+    played = run(event, django_capture_on_commit_callbacks)
+
+    assert [r.stage for r in played] == ["swiss", "swiss"]
+    from tournaments.selectors import report
+
+    ranking = report.event_report(event)["settings"]["house_rule"]["ranking"]
+    assert ranking == [
+        "progress towards their objective",
+        "territories held",
+        "armies on the board",
+        "elimination order",
+    ]
+    tables = Table.objects.filter(round__tournament=event)
+    assert tables.count() == 4
+    for table in tables:
+        game = Game.objects.get(pk=table.game_id)
+        assert game.kind == "risiko" and game.status == Game.Status.OVER
+        assert table.result_source in ("game", "adjudicated")
+        assert sorted(p for group in table.result for p in group) == sorted(
+            table.seats.values_list("entry_id", flat=True)
+        )

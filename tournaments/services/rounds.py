@@ -46,11 +46,12 @@ RANKINGS = {
 
 
 def kind_ranking(kind: GameKind, chosen: Sequence[str]) -> list[str]:
-    """The measures a game of ``kind`` cut short is ranked by, in order: those of
-    ``chosen`` (an event's or a ladder's published ranking) the kind measures, or, for a
-    kind with other measures, the kind's own in the order it gives them."""
+    """The measures a game of ``kind`` cut short is ranked by, in order: ``chosen`` (an
+    event's or a ladder's published ranking) where the kind measures them all, else the
+    kind's own in the order it gives them (RisiKo: objective progress, then territories,
+    then armies)."""
     measures = kind.adjudication_measures()
-    return [m for m in chosen if m in measures] or list(measures)
+    return list(chosen) if all(m in measures for m in chosen) else list(measures)
 
 
 def ranking_of(event: Tournament) -> list[str]:
