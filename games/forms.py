@@ -304,8 +304,8 @@ class ResignForm(forms.Form):
 class MoveForm(forms.Form):
     """A decision: a canonical action from the list, or typed notation (which wins)."""
 
-    action = forms.CharField(required=False, max_length=1000)
-    notation = forms.CharField(required=False, max_length=1000, label="Or type your move")
+    action = forms.CharField(required=False, max_length=4000)
+    notation = forms.CharField(required=False, max_length=4000, label="Or type your move")
     turn = forms.IntegerField(min_value=0, widget=forms.HiddenInput)
     # the box a player ticks for an action that needs confirming (its kind's label)
     confirm_elimination = forms.BooleanField(required=False)

@@ -165,6 +165,21 @@ class GameKind(ABC):
     def parse(self, state: Any, player: str, text: str) -> str:
         """The canonical action a player's words mean; ``Refused`` says why not."""
 
+    # Whether a reply by mail (or a form) may carry a whole turn as action lines, which
+    # ``run_script`` runs (RisiKo); otherwise a reply's first line is one action.
+    turn_scripts: ClassVar[bool] = False
+
+    def run_script(
+        self, state: Any, player: str, text: str, rng: Dice
+    ) -> tuple[Any, list[dict[str, Any]], list[Event]] | None:
+        """For a game whose turn is many actions (RisiKo, K34): run the action lines of
+        ``text`` top to bottom, as far as the turn goes: the state after them, a report
+        (one entry a line: ``line``, ``action`` (canonical, or None), ``status``
+        ("done", "skipped", "not-run" or "held") and ``why``), and the events of the
+        lines done. A move that records them is one action of the kind's (``replay``
+        takes it again with the values drawn). None (the default): one action a reply."""
+        return None
+
     def needs_confirmation(self, state: Any, player: str, action: str) -> bool:
         """Whether the action is one a player confirms before it is applied (World War 5,
         R15: one that eliminates its own player)."""

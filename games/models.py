@@ -219,7 +219,7 @@ class Move(models.Model):
     number = models.PositiveIntegerField(help_text="1 for the first decision of the game")
     seat = models.ForeignKey(Seat, on_delete=models.PROTECT, related_name="moves")
     action = models.CharField(
-        max_length=1000, help_text="Canonical notation, or 'forfeit <player>'"
+        max_length=4000, help_text="Canonical notation, or 'forfeit <player>'"
     )
     dice = models.JSONField(default=list, blank=True)
     events = models.JSONField(default=list, blank=True)

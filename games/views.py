@@ -222,7 +222,7 @@ def _decision_form(
         "turn": turn,
         "confirm": confirm if confirm in legal else "",
         "chosen": chosen if chosen in legal else "",
-        "notation": notation[:1000],
+        "notation": notation[:4000],
         "can_eliminate": wording.needs_confirming(groups),
         "example": kind.example_action(state, player),
         "words": kind,  # its words for the form: odds, the confirmation box

@@ -6,10 +6,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 
 from games import replyto, selectors, services
+from games.kinds import kind_of
 from games.models import Game, Move, Seat
 from inbound import answers
 from inbound.answers import Answer
@@ -53,6 +55,8 @@ def run_command(c: Context, now: datetime) -> Handled:
             "that asks for your decision. Nothing was changed."
         )
         return _answer(c, Outcome.REFUSED, Answer([text], moves=True), "a move to a game address")
+    if kind_of(c.game).turn_scripts and not word.startswith("confirm"):
+        return _script(c, now)
     confirmed = False
     if word == "confirm" or word.startswith("confirm "):
         confirmed = True
@@ -134,6 +138,53 @@ def _move(c: Context, line: str, confirmed: bool, now: datetime) -> Handled:
         after=[answers.waiting_for(game, c.seat)],
     )
     return _answer(c, Outcome.APPLIED, answer, "", move=move)
+
+
+def _script(c: Context, now: datetime) -> Handled:
+    """A reply that carries a turn script (K34): its lines run top to bottom as far as the
+    turn goes, those done recorded as one move; the answer reports every line."""
+    game, token = c.game, c.token
+    if (
+        selectors.decision_open(game, c.seat, token.turn)
+        and game.deadline is not None
+        and now > game.deadline
+    ):
+        text = (
+            "Your reply came after this decision's deadline: it was not applied. The game "
+            "deals with the missed decision as its rules say. Nothing was changed."
+        )
+        return _answer(c, Outcome.REFUSED, Answer([text]), "after the deadline")
+    script = "\n".join(c.reading.lines)
+    try:
+        move, report = services.submit_script(
+            game.pk, c.user, script, token.turn, source=Move.Source.EMAIL
+        )
+    except services.StaleForm:
+        return _already(c, None)
+    except services.GameError as refusal:
+        text = f"Your turn was not accepted: {str(refusal).rstrip('. ')}. Nothing was changed."
+        return _answer(c, Outcome.REFUSED, Answer([text], moves=True), str(refusal))
+    game.refresh_from_db()
+    lines = [_report_line(entry) for entry in report]
+    if move is None:
+        text = "No line of your reply could be done now. Nothing was changed."
+        return _answer(c, Outcome.REFUSED, Answer([text], lines=lines, moves=True), "no line done")
+    answer = Answer(
+        ["Your turn's lines, one by one:"],
+        lines=lines,
+        after=[answers.waiting_for(game, c.seat)],
+    )
+    return _answer(c, Outcome.APPLIED, answer, "", move=move)
+
+
+def _report_line(entry: dict[str, Any]) -> str:
+    """One line of a turn script's report, in words."""
+    line, action, status, why = entry["line"], entry["action"], entry["status"], entry["why"]
+    words = {"done": "done", "skipped": "skipped", "not-run": "not run", "held": "held"}
+    said = f"“{line.strip()}”: {words.get(status, status)}"
+    if action and action != line.strip():
+        said += f" ({action})"
+    return said + (f", {why}" if why else "")
 
 
 def _already(c: Context, mine: Move | None) -> Handled:

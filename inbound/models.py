@@ -50,7 +50,7 @@ class InboundMessage(models.Model):
     command = models.CharField(max_length=200, blank=True, help_text="The line read")
     outcome = models.CharField(max_length=10, choices=Outcome, default=Outcome.RECEIVED)
     # For CONFIRM: the action a reply "confirm" applies.
-    action = models.CharField(max_length=1000, blank=True)
+    action = models.CharField(max_length=4000, blank=True)
     move = models.ForeignKey(
         "games.Move", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )

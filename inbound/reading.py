@@ -33,7 +33,7 @@ LANGUAGES = ["en", "de", "fr", "es", "it", "nl", "sv", "pl", "cs"]
 # Only the start of a body is read: the command is on its first lines.
 TEXT_LIMIT = 20_000
 HEADER_LIMIT = 64_000
-MAX_LINE = 200
+MAX_LINE = 1000
 
 AUTO_SUBJECT = re.compile(
     r"^\s*(?:(?:re|aw|fw|fwd)\s*:\s*)*(?:out of (?:the )?office|automatic reply|auto(?:matic)?[- ]?"

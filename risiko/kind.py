@@ -60,6 +60,7 @@ class RisiKo(GameKind):
     reply_words: ClassVar[str] = "to answer the war (K39b)"
     forfeit_words: ClassVar[str] = "(K36): your armies stay on the board as neutrals"
     draws_pictures: ClassVar[bool] = True
+    turn_scripts: ClassVar[bool] = True  # K34: a whole turn in one mail
     reply_examples: ClassVar[tuple[str, ...]] = (
         "place 3 cina, 2 siam",
         "attack cina from mongolia until conquered move all",
@@ -176,7 +177,15 @@ class RisiKo(GameKind):
     def replay(self, state: Any, player: str, action: str, dice: Sequence[int]) -> Any:
         if action.startswith("forfeit "):
             return engine.forfeit(state, action.split(" ", 1)[1])[0]
+        if ";" in action:  # a turn script's lines, done in one move (K34)
+            return engine.run_script(state, player, action, engine.ListRandom(list(dice)))[0]
         return engine.apply_action(state, player, action, engine.ListRandom(list(dice)))[0]
+
+    def run_script(
+        self, state: Any, player: str, text: str, rng: Dice
+    ) -> tuple[Any, list[dict[str, Any]], list[Event]]:
+        after, report, events = engine.run_script_with_events(state, player, text, rng)
+        return after, [dict(line) for line in report], events
 
     def forfeit(self, state: Any, player: str) -> tuple[Any, list[Event]]:
         try:

@@ -13,6 +13,6 @@ class Migration(migrations.Migration):
         migrations.AlterField(
             model_name='move',
             name='action',
-            field=models.CharField(help_text="Canonical notation, or 'forfeit <player>'", max_length=1000),
+            field=models.CharField(help_text="Canonical notation, or 'forfeit <player>'", max_length=4000),
         ),
     ]

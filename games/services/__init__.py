@@ -48,7 +48,7 @@ from games.services.deadlines import (
     sweep_deadlines,
     sweep_reminders,
 )
-from games.services.decisions import play_bot_turns, submit_move, sweep_bots
+from games.services.decisions import play_bot_turns, submit_move, submit_script, sweep_bots
 from games.services.lobby import (
     add_bot,
     assign_home,
@@ -132,6 +132,7 @@ __all__ = [
     "start_game",
     "state_of",
     "submit_move",
+    "submit_script",
     "sweep_bots",
     "sweep_deadlines",
     "sweep_reminders",

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 from datetime import datetime, timedelta
+from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
@@ -17,13 +18,16 @@ from games.models import Game, Move, Seat
 from games.selectors import ACTIVE, decides_now, decision_open, waiting_names, waiting_seats
 from games.services.core import (
     Decision,
+    RecordingDice,
     current_time,
     dice,
     lock_game,
+    log_move,
     play_bots_after_commit,
     record_move,
     seats_of,
     state_of,
+    store_position,
 )
 
 
@@ -91,6 +95,43 @@ def apply_decision(
     move = record_move(game, seat, state, action, source, actor)
     play_bots_after_commit(game)
     return move
+
+
+def submit_script(
+    game_id: int,
+    user: AbstractBaseUser,
+    text: str,
+    turn_number: int,
+    source: str = Move.Source.WEB,
+) -> tuple[Move | None, list[dict[str, Any]]]:
+    """A player's turn script (several action lines, for a kind that takes them), from a
+    form or a reply made for ``turn_number``: the lines run as far as the turn goes, and
+    those done are recorded as one move with every value they drew. Returns the move
+    (None when no line was done: nothing changed) and the report of every line."""
+    with transaction.atomic():
+        game = lock_game(game_id)
+        seat = next((s for s in seats_of(game) if s.user_id == user.pk), None)
+        if seat is None:
+            raise NotYourDecision("you have no seat in this game")
+        if game.turn_number != turn_number and not decision_open(game, seat, turn_number):
+            raise StaleForm(
+                "the game has moved on since this form was made: nothing was changed; "
+                "here is the game as it is now"
+            )
+        _check_waiting_for(game, seat)
+        kind = kind_of(game)
+        rolls = RecordingDice(dice())
+        ran = kind.run_script(state_of(game), seat.player_name, text, rolls)
+        if ran is None:
+            raise IllegalMove("this game takes one action at a time", "one action at a time")
+        after, report, events = ran
+        done = [str(line["action"]) for line in report if line["status"] == "done"]
+        if not done:
+            return None, report
+        move = log_move(game, seat, "; ".join(done), rolls.rolled, events, source, user)
+        store_position(game, after, move.created_at, decided_by=seat, move=move)
+        play_bots_after_commit(game)
+        return move, report
 
 
 def sweep_bots(now: datetime | None = None, limit: int = 1000) -> list[int]:

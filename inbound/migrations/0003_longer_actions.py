@@ -13,6 +13,6 @@ class Migration(migrations.Migration):
         migrations.AlterField(
             model_name='inboundmessage',
             name='action',
-            field=models.CharField(blank=True, max_length=1000),
+            field=models.CharField(blank=True, max_length=4000),
         ),
     ]

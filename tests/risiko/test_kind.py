@@ -208,9 +208,12 @@ def test_a_record_replays_to_the_stored_position(game: Game, risiko: RisiKo) -> 
     assert risiko.dump(states[-1][1]) == game.position
 
 
-def test_a_player_plays_their_turn_by_replying_to_the_decision_mail(
+def test_a_player_sends_a_whole_turn_by_replying_to_the_decision_mail(
     game: Game, risiko: RisiKo
 ) -> None:
+    """K34: the reply's lines run top to bottom as far as the turn goes; the answer
+    reports each line; the lines done are one move, which the record replays."""
+    from games import selectors
     from inbound.models import InboundMessage
     from tests.kinds.test_mails_of_another_kind import say
 
@@ -220,12 +223,21 @@ def test_a_player_plays_their_turn_by_replying_to_the_decision_mail(
     reinforce = risiko.legal(risiko.load(game.position), first)[0]
 
     assert say(game, player, "end") == InboundMessage.Outcome.REFUSED  # armies to place
-    assert say(game, player, reinforce) == InboundMessage.Outcome.APPLIED
     game.refresh_from_db()
-    assert game.position["turn"]["pool"] == 0 and game.position["turn"]["player"] == first
-    assert say(game, player, "end") == InboundMessage.Outcome.APPLIED
+    assert game.position["turn"]["number"] == 1 and game.position["turn"]["pool"] > 0
+
+    script = f"trade cina, siam, india\n{reinforce}\nend\nfortify cina siam 1"
+    assert say(game, player, script) == InboundMessage.Outcome.APPLIED
+
     game.refresh_from_db()
     assert game.position["turn"]["number"] == 2
+    move = game.moves.order_by("-number").first()
+    assert move is not None and move.action == f"{reinforce}; end" and move.source == "email"
+    answer = OutgoingMail.objects.filter(to_user=player, kind="reply").latest("id").body_text
+    assert "“trade cina, siam, india”: skipped" in answer
+    assert f"“{reinforce}”: done" in answer and "“end”: done" in answer
+    assert "“fortify cina siam 1”: not run" in answer
+    assert risiko.dump(selectors.replay(game)[-1][1]) == game.position
 
 
 def test_a_swiss_event_of_risiko_bots_runs_to_its_end(
