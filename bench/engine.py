@@ -1,6 +1,7 @@
-"""Engine benchmark: actions per second in random play, and greedy against random.
+"""Engine benchmark: actions per second in random play, and greedy against random; then
+RisiKo's: a random game's actions per second and the time of a 20-attack turn script.
 
-    python -m bench.engine [--games N] [--duels N] [--seed S]
+    python -m bench.engine [--games N] [--duels N] [--seed S] [--risiko-games N]
 
 Prints the figures recorded in docs/benchmarks.md.
 """
@@ -66,6 +67,7 @@ def main() -> None:
     parser.add_argument("--duels", type=int, default=400, help="greedy-vs-random games")
     parser.add_argument("--selfplay", type=int, default=150, help="greedy-vs-greedy games")
     parser.add_argument("--seed", type=int, default=5)
+    parser.add_argument("--risiko-games", type=int, default=40, help="random RisiKo games")
     args = parser.parse_args()
 
     print(f"python {platform.python_version()} on {platform.machine()}, one process")
@@ -102,6 +104,78 @@ def main() -> None:
     print(
         f"greedy self-play, 2-4 players: {ended}/{args.selfplay} games over within "
         f"{PLY_LIMIT} actions, mean {total_plies / max(ended, 1):.1f} actions a game"
+    )
+    risiko_main(args.risiko_games, args.seed)
+
+
+def risiko_play(games: int, seed: int) -> tuple[int, float]:
+    """Random RisiKo games of 3-6 players: (actions, seconds spent in ``apply_action``)."""
+    from risiko import engine as risiko
+    from risiko.engine.bots import random_bot
+
+    colours = ("red", "blue", "green", "yellow", "purple", "black")
+    rng = random.Random(seed)
+    actions, elapsed = 0, 0.0
+    for g in range(games):
+        seats = [{"name": c, "color": c} for c in colours[: 3 + g % 4]]
+        state = risiko.new_game(seats, {}, rng)
+        for _ in range(20_000):
+            if state.phase == "over":
+                break
+            player = state.awaiting[0]
+            action = random_bot(risiko.view(state, player), rng)
+            start = time.perf_counter()
+            state, _ = risiko.apply_action(state, player, action, rng)
+            elapsed += time.perf_counter() - start
+            actions += 1
+    return actions, elapsed
+
+
+def risiko_script_ms(repeats: int, seed: int) -> tuple[int, float]:
+    """A turn script of 20 attack lines (each one roll of three dice against three) run by
+    ``run_script`` on a position in play: (lines done, milliseconds a script)."""
+    from risiko import engine as risiko
+
+    rng = random.Random(seed)
+    seats = [{"name": c, "color": c} for c in ("red", "blue", "green")]
+    state = risiko.new_game(seats, {}, rng)
+    while state.phase == "placement":  # K35's default placement for everyone
+        player = state.awaiting[0]
+        state, _ = risiko.apply_action(state, player, risiko.default_actions(state, player)[0], rng)
+    position = risiko.dump_position(state)
+    player = position["turn"]["player"]
+    position["turn"].update(pool=0, step="attack")
+    for spot in position["territories"].values():
+        spot["armies"] = 50
+    state = risiko.load_position(position)
+    board = risiko.BOARDS[position["board"]]
+    lines = []
+    for origin in sorted(t for t, v in position["territories"].items() if v["owner"] == player):
+        for target in sorted(board.neighbors[origin]):
+            if position["territories"][target]["owner"] != player and len(lines) < 20:
+                lines.append(f"attack {target} from {origin} once")
+    while len(lines) < 20:
+        lines += lines[: 20 - len(lines)]
+    script = "\n".join(lines)
+    _, report = risiko.run_script(state, player, script, rng)
+    done = sum(1 for line in report if line["status"] == "done")
+    start = time.perf_counter()
+    for _ in range(repeats):
+        risiko.run_script(state, player, script, rng)
+    return done, (time.perf_counter() - start) / repeats * 1000
+
+
+def risiko_main(games: int, seed: int) -> None:
+    actions, seconds = risiko_play(games, seed)
+    print(
+        f"risiko random play: {games} games (3-6 players), {actions} actions in "
+        f"{seconds:.2f} s = {actions / seconds:,.0f} actions/s (apply_action); "
+        f"mean {actions / games:.1f} actions a game"
+    )
+    done, ms = risiko_script_ms(200, seed)
+    print(
+        f"risiko turn script: 20 attack lines ({done} done), {ms:.2f} ms a script "
+        f"(run_script; aim < 5 ms)"
     )
 
 
