@@ -274,3 +274,24 @@ def test_a_swiss_event_of_risiko_bots_runs_to_its_end(
         assert sorted(p for group in table.result for p in group) == sorted(
             table.seats.values_list("entry_id", flat=True)
         )
+
+
+def test_a_players_cards_and_the_deck_show_to_no_one_else(game: Game, risiko: RisiKo) -> None:
+    """K33: each player sees their own hand and the others' hand sizes, never the deck."""
+    placed(game, risiko)
+    position = dict(game.position)
+    position["hands"] = {**position["hands"], "red": ["cina", "jolly"]}
+    position["deck"] = [c for c in position["deck"] if c not in ("cina", "jolly")] + ["jolly"]
+    risiko.load(position)  # still a sound position: 44 cards in all
+    Game.objects.filter(pk=game.pk).update(position=position)
+    url = reverse("games:detail", args=[game.pk])
+    red = user_of(game, "red")
+    red_name = game.seats.get(number=1).display_name
+
+    assert f"Cards of {red_name} (red): Cina, jolly." in page(red, url)
+    for reader in (user_of(game, "blue"), user_of(game, "yellow"), None):
+        shown = page(reader, url) + page(reader, reverse("games:record", args=[game.pk]))
+        assert f"Cards of {red_name}" not in shown
+        assert '"deck":' not in shown and '"jolly"' not in shown
+        if reader is not None:
+            assert f"{red_name} (red) 2" in shown, "the others see how many cards red holds"
