@@ -295,3 +295,49 @@ def test_a_players_cards_and_the_deck_show_to_no_one_else(game: Game, risiko: Ri
         assert '"deck":' not in shown and '"jolly"' not in shown
         if reader is not None:
             assert f"{red_name} (red) 2" in shown, "the others see how many cards red holds"
+
+
+def test_a_war_cost_stays_sealed_from_everyone_but_the_attacker_until_the_reveal(
+    risiko: RisiKo, alice: User, bob: User, carol: User
+) -> None:
+    """K38, K39: the attacker's war cost shows to no one else, the defender included, in
+    any page, record, mail or digest, until the defender's answer reveals it."""
+    from games import digests
+
+    seats = [services.TableSeat("", user=user) for user in (alice, bob, carol)]
+    options = GameOptions(kind=risiko.key, rules={"battle": "war-die"})
+    with transaction.atomic():
+        game = services.create_table(options, seats, name="War night")
+    game.refresh_from_db()
+    placed(game, risiko)
+    first = risiko.deciders(risiko.load(game.position))[0]
+    attacker = user_of(game, first)
+    reinforce = risiko.legal(risiko.load(game.position), first)[0]
+    services.submit_move(game.pk, attacker, reinforce, game.turn_number)
+    game.refresh_from_db()
+    spots = game.position["territories"]
+    board = risiko.load(game.position).board
+    origin, target = next(
+        (o, t)
+        for o in sorted(spots)
+        if spots[o]["owner"] == first and spots[o]["armies"] >= 3
+        for t in sorted(board.neighbors[o])
+        if spots[t]["owner"] != first
+    )
+    attack = f"attack {target} from {origin} cost 1"
+    services.submit_move(game.pk, attacker, attack, game.turn_number)
+    game.refresh_from_db()
+    defender = spots[target]["owner"]
+    assert risiko.deciders(risiko.load(game.position)) == (defender,), "the defender answers"
+
+    since = game.started_at
+    for player in {"red", "blue", "yellow"} - {first}:
+        reader = user_of(game, player)
+        told = [page(reader, reverse("games:detail", args=[game.pk]))]
+        told.append(page(reader, reverse("games:record", args=[game.pk])))
+        for mail in OutgoingMail.objects.filter(to_user=reader):
+            told.append(mail.body_text + mail.body_html + json.dumps(mail.inline_spec))
+        told.append(str(digests.digest_games(reader, since, game.moves.last().created_at)))
+        for text in told:
+            assert "cost 1" not in text.replace("war cost 1", ""), player
+    assert attack in page(attacker, reverse("games:detail", args=[game.pk]))
