@@ -532,6 +532,8 @@ def move(request: HttpRequest, pk: int) -> HttpResponse:
         messages.error(request, f"Your move was not accepted: {problems} {NOTHING_CHANGED}")
         return _game_page(request, game, status=400)
     text, turn = form.text, form.cleaned_data["turn"]
+    if "\n" in text or ";" in text:
+        return _script(request, pk, text, turn)
     try:
         decision = services.submit_move(
             pk,
@@ -556,6 +558,33 @@ def move(request: HttpRequest, pk: int) -> HttpResponse:
     else:
         messages.success(request, f"Your decision was recorded: {words}.")
     return redirect(_game_url(game, done=str(decision.move.number)))
+
+
+def _script(request: HttpRequest, pk: int, text: str, turn: int) -> HttpResponse:
+    """Several action lines typed at once: a whole turn, for a kind that takes one
+    (RisiKo, K34); its lines run as far as the turn goes, and the page reports each."""
+    game = _visible_game(request, pk)
+    if not kind_of(game).turn_scripts:
+        messages.error(
+            request,
+            f"Your move was not accepted: this game takes one move at a time. {NOTHING_CHANGED}",
+        )
+        return _game_page(request, game, status=400)
+    try:
+        move, report = services.submit_script(pk, request.user, text, turn, source=Move.Source.WEB)
+    except services.GameError as refusal:
+        messages.error(request, f"Your turn was not accepted: {refusal}")
+        return _game_page(request, game, status=_refusal_status(refusal))
+    for entry in report:
+        said = f"“{entry['line'].strip()}”: {entry['status'].replace('-', ' ')}"
+        if entry["action"] and entry["action"] != entry["line"].strip():
+            said += f" ({entry['action']})"
+        said += f", {entry['why']}" if entry["why"] else ""
+        (messages.success if entry["status"] == "done" else messages.warning)(request, said)
+    if move is None:
+        messages.error(request, f"No line of your turn could be done now. {NOTHING_CHANGED}")
+        return _game_page(request, game, status=400)
+    return redirect(_game_url(game, done=str(move.number)))
 
 
 def _confirm_message(game: Game, risky: services.NeedsConfirmation) -> str:

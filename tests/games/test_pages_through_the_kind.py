@@ -117,3 +117,22 @@ def test_the_finished_list_names_each_games_options_in_the_kinds_words(
 
     assert '<th scope="col">Rules</th>' in html
     assert "<td>World War 5: Original (2008)</td>" in html
+
+
+def test_several_lines_typed_into_a_game_of_one_move_at_a_time_are_refused(
+    in_play: Game, alice: AbstractBaseUser, bob: AbstractBaseUser
+) -> None:
+    mover = alice if in_play.to_move.user == alice else bob
+    before = in_play.turn_number
+    html = client_for(mover).get(reverse("games:detail", args=[in_play.pk])).content.decode()
+    assert '<textarea name="notation"' not in html and 'id="id_notation"' in html
+
+    response = client_for(mover).post(
+        reverse("games:move", args=[in_play.pk]),
+        {"turn": before, "notation": "grow usa\nmove usa colombia"},
+    )
+
+    assert response.status_code == 400
+    assert "this game takes one move at a time" in response.content.decode()
+    in_play.refresh_from_db()
+    assert in_play.turn_number == before

@@ -341,3 +341,26 @@ def test_a_war_cost_stays_sealed_from_everyone_but_the_attacker_until_the_reveal
         for text in told:
             assert "cost 1" not in text.replace("war cost 1", ""), player
     assert attack in page(attacker, reverse("games:detail", args=[game.pk]))
+
+
+def test_a_player_types_a_whole_turn_on_the_game_page(game: Game, risiko: RisiKo) -> None:
+    """K34 on the web: the decision form takes several lines; the page reports each."""
+    placed(game, risiko)
+    first = risiko.deciders(risiko.load(game.position))[0]
+    client = Client()
+    client.force_login(user_of(game, first))
+    url = reverse("games:detail", args=[game.pk])
+    assert '<textarea name="notation"' in client.get(url).content.decode()
+    reinforce = risiko.legal(risiko.load(game.position), first)[0]
+
+    response = client.post(
+        reverse("games:move", args=[game.pk]),
+        {"turn": game.turn_number, "notation": f"{reinforce}\nattack nowhere\nend"},
+        follow=True,
+    )
+
+    shown = response.content.decode()
+    assert f"“{reinforce}”: done" in shown and "“end”: done" in shown
+    assert "“attack nowhere”: skipped" in shown
+    game.refresh_from_db()
+    assert game.position["turn"]["number"] == 2
