@@ -364,3 +364,19 @@ def test_a_player_types_a_whole_turn_on_the_game_page(game: Game, risiko: RisiKo
     assert "“attack nowhere”: skipped" in shown
     game.refresh_from_db()
     assert game.position["turn"]["number"] == 2
+
+
+def test_a_finished_risiko_game_rates_risiko_alone(
+    game: Game, risiko: RisiKo, django_capture_on_commit_callbacks: Any
+) -> None:
+    """A RisiKo finishing order rates the players in RisiKo's own pool, never World War 5's."""
+    from ratings.models import Rating
+
+    placed(game, risiko)
+    with django_capture_on_commit_callbacks(execute=True):
+        services.adjudicate(game.pk, [["blue"], ["red"], ["yellow"]], "a test")
+
+    rated = Rating.objects.filter(season__isnull=True)
+    assert rated.count() == 3 and set(rated.values_list("kind", flat=True)) == {"risiko"}
+    best = rated.order_by("-mu").first()
+    assert best is not None and best.user == user_of(game, "blue")
