@@ -235,9 +235,12 @@ class GameKind(ABC):
         """The events of one move as ``viewer`` may see them (default: all of them)."""
         return list(events)
 
-    def dice_for(self, dice: list[int], player: str, viewer: Viewer) -> list[int]:
-        """The random numbers a move drew as ``viewer`` may read them (default: all;
-        a kind whose draws deal secrets, such as a shuffled deck, hides those)."""
+    def dice_for(
+        self, dice: list[int], player: str, viewer: Viewer, events: Sequence[Event] = ()
+    ) -> list[int]:
+        """The random numbers a move drew (with the events they led to) as ``viewer`` may
+        read them (default: all; a kind whose draws deal secrets, such as a shuffled deck,
+        hides those)."""
         return dice
 
     def action_for(
@@ -247,6 +250,12 @@ class GameKind(ABC):
         sealed action shows only to its player until the game reveals it (default:
         actions are public)."""
         return action
+
+    def export_record(self, record: Mapping[str, Any]) -> dict[str, Any] | None:
+        """A finished game's whole record (``games.seen.game_record``'s) in the kind's own
+        record format, where its contract has one (RisiKo: ``risiko-record/1``), for
+        tools that replay it with the kind's engine; None (the default): none."""
+        return None
 
     def start_for(self, record: list[Event], viewer: Viewer) -> list[Event]:
         """The game's start record (its start rolls, draws and deals) as ``viewer`` may

@@ -100,7 +100,7 @@ def move(game: Game, row: Move, player: str, viewer: Viewer) -> SeenMove:
         seat_id=row.seat_id,
         player=player,
         action=kind.action_for(row.action, player, viewer, row.events),
-        dice=kind.dice_for(list(row.dice), player, viewer),
+        dice=kind.dice_for(list(row.dice), player, viewer, row.events),
         events=kind.events_for(row.events, viewer),
         source=row.source,
         source_name=row.get_source_display(),
@@ -176,7 +176,7 @@ def game_record(game: Game, viewer: Viewer) -> dict[str, Any]:
                 "position": kind.view(kind.dump(after), viewer),
             }
         )
-    return {
+    record = {
         "game": game.pk,
         "name": str(game),
         "kind": game.kind,
@@ -199,6 +199,11 @@ def game_record(game: Game, viewer: Viewer) -> dict[str, Any]:
         "winner": game.winner.player_name if game.winner else None,
         "corrected": _correction(game),
     }
+    if viewer.everything and not game.is_active:
+        own = kind.export_record(record)
+        if own is not None:
+            record["record"] = own  # the kind's own format, once everything is public
+    return record
 
 
 def _correction(game: Game) -> dict[str, Any] | None:

@@ -250,9 +250,46 @@ class RisiKo(GameKind):
             return action.split(" cost ", 1)[0] + f" ({describe.SEALED})"
         return action
 
-    def dice_for(self, dice: list[int], player: str, viewer: Viewer) -> list[int]:
-        # the values of an end or a fortify may reshuffle the deck (its order is secret)
-        return dice if viewer.everything or player == viewer.player else []
+    def dice_for(
+        self, dice: list[int], player: str, viewer: Viewer, events: Sequence[Event] = ()
+    ) -> list[int]:
+        # K37: the values that reshuffled the deck (at a draw, K25) would tell its order;
+        # the others (the rolls) are public, as the events that tell them
+        reshuffled = any(event.get("type") == "reshuffled" for event in events)
+        return [] if reshuffled and not viewer.everything else dice
+
+    def export_record(self, record: Mapping[str, Any]) -> dict[str, Any] | None:
+        """K37's record (``risiko-record/1``) of a finished game: the seats, the setup's
+        values, and every move with the values it drew; a whole turn sent at once (one
+        move here) is written as its lines, each with its own values."""
+        options = dict(record["options"])
+        start = next((e for e in record["start"] if e.get("type") == "setup"), {"rng": []})
+        moves: list[dict[str, Any]] = []
+        before = _full(record["initial_position"])
+        for move in record["moves"]:
+            forfeit = move["action"].startswith("forfeit ")
+            by = "admin" if forfeit else BY_SOURCE.get(move["source"], "player")
+            for action, drawn in _lines_of(before, move["player"], move["action"], move["dice"]):
+                moves.append(
+                    {
+                        "n": len(moves) + 1,
+                        "player": move["player"],
+                        "action": action,
+                        "rng": drawn,
+                        "by": by,
+                        "at": move["at"],
+                    }
+                )
+            before = _full(move["position"])
+        return {
+            "format": "risiko-record/1",
+            "game": str(record["game"]),
+            "board": record["board"],
+            "options": {k: v for k, v in options.items() if k != "board"},
+            "seats": [{"name": s["player"], "color": s["player"]} for s in record["seats"]],
+            "setup_rng": list(start["rng"]),
+            "moves": moves,
+        }
 
     def start_for(self, record: list[Event], viewer: Viewer) -> list[Event]:
         # the setup's values deal the objectives, the territories and the deck
@@ -373,6 +410,36 @@ class RisiKo(GameKind):
                 elif event.get("type") == "forfeit":
                     found.append(((event["player"],), True))
         return tuple(found)
+
+
+# How a move was made, in the record's words (K37): by its player, by default (K35) or by
+# an organiser (a forfeit).
+BY_SOURCE = {"timeout": "default", "admin": "admin"}
+
+
+def _full(position: Mapping[str, Any]) -> Any:
+    """The engine's state of a whole position as a record shows it (a view of everything:
+    the view's own keys left out)."""
+    return engine.load_position(
+        {k: v for k, v in position.items() if k not in ("view", "hand_sizes", "deck_size")}
+    )
+
+
+def _lines_of(
+    before: Any, player: str, action: str, drawn: Sequence[int]
+) -> list[tuple[str, list[int]]]:
+    """A move's actions, each with the values it drew: a turn sent at once is its lines,
+    taken again one by one from the state before it."""
+    if "; " not in action:
+        return [(action, list(drawn))]
+    lines = []
+    values = engine.ListRandom(list(drawn))
+    state = before
+    for line in action.split("; "):
+        start = values.position
+        state, _ = engine.apply_action(state, player, line, values)
+        lines.append((line, list(drawn[start : values.position])))
+    return lines
 
 
 def _progress(state: Any, player: str) -> int:

@@ -195,5 +195,7 @@ class SecretNumbers(GameKind):
             return action
         return f"pick ({SEALED})"
 
-    def dice_for(self, dice: list[int], player: str, viewer: Viewer) -> list[int]:
+    def dice_for(
+        self, dice: list[int], player: str, viewer: Viewer, events: Sequence[Event] = ()
+    ) -> list[int]:
         return dice

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from datetime import timedelta
 from typing import Any
 
@@ -20,7 +20,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from games import digests, links, services
-from games.kinds import Position, Viewer
+from games.kinds import Event, Position, Viewer
 from games.models import Game
 from inbound import answers
 from mail.models import OutgoingMail
@@ -71,7 +71,9 @@ class Blindfold(WorldWar5):
     def events_for(self, events: Any, viewer: Viewer) -> list[dict[str, Any]]:
         return list(events) if viewer.everything else []
 
-    def dice_for(self, dice: list[int], player: str, viewer: Viewer) -> list[int]:
+    def dice_for(
+        self, dice: list[int], player: str, viewer: Viewer, events: Sequence[Event] = ()
+    ) -> list[int]:
         return dice if viewer.everything else []
 
 

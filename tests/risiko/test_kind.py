@@ -380,3 +380,42 @@ def test_a_finished_risiko_game_rates_risiko_alone(
     assert rated.count() == 3 and set(rated.values_list("kind", flat=True)) == {"risiko"}
     best = rated.order_by("-mu").first()
     assert best is not None and best.user == user_of(game, "blue")
+
+
+def test_a_finished_games_record_replays_with_the_engine_alone(
+    game: Game, risiko: RisiKo, olga: User
+) -> None:
+    """K37: the record of a finished game, in the contract's format, replays to its last
+    position with the engine alone; a whole turn sent at once is written line by line."""
+    from risiko import engine
+
+    placed(game, risiko)
+    first = risiko.deciders(risiko.load(game.position))[0]
+    reinforce = risiko.legal(risiko.load(game.position), first)[0]
+    services.submit_script(game.pk, user_of(game, first), f"{reinforce}\nend", game.turn_number)
+    game.refresh_from_db()
+    services.abandon_game(game.pk, olga, reason="the players agreed to stop")
+    game.refresh_from_db()
+
+    record = json.loads(page(None, reverse("games:record", args=[game.pk])))["record"]
+
+    assert record["format"] == "risiko-record/1" and record["game"] == str(game.pk)
+    assert [m["action"] for m in record["moves"]][-2:] == [reinforce, "end"]
+    state = engine.new_game(
+        record["seats"],
+        {"board": record["board"], **record["options"]},
+        engine.ListRandom(record["setup_rng"]),
+    )
+    for move in record["moves"]:
+        values = engine.ListRandom(move["rng"])
+        state, _ = engine.apply_action(state, move["player"], move["action"], values)
+        assert values.position == len(move["rng"]), "each move's values, no more"
+    assert engine.dump_position(state) == game.position
+
+
+def test_a_running_games_record_has_no_export_to_anyone_but_everyone(
+    game: Game, risiko: RisiKo
+) -> None:
+    placed(game, risiko)
+    shown = json.loads(page(None, reverse("games:record", args=[game.pk])))
+    assert "record" not in shown
