@@ -419,3 +419,24 @@ def test_a_running_games_record_has_no_export_to_anyone_but_everyone(
     placed(game, risiko)
     shown = json.loads(page(None, reverse("games:record", args=[game.pk])))
     assert "record" not in shown
+
+
+def test_a_stranger_or_a_player_out_of_turn_sending_a_turn_changes_nothing(
+    game: Game, risiko: RisiKo, olga: User, django_user_model: Any
+) -> None:
+    placed(game, risiko)
+    first = risiko.deciders(risiko.load(game.position))[0]
+    other = next(p for p in ("red", "blue", "yellow") if p != first)
+    stranger = django_user_model.objects.create_user("stranger", "s@example.com", "pw-x-1234")
+    before = (game.turn_number, game.position)
+    for user in (stranger, user_of(game, other)):
+        client = Client()
+        client.force_login(user)
+        response = client.post(
+            reverse("games:move", args=[game.pk]),
+            {"turn": game.turn_number, "notation": "end\nend"},
+            follow=True,
+        )
+        assert response.status_code in (400, 403, 404)
+        game.refresh_from_db()
+        assert (game.turn_number, game.position) == before
