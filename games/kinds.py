@@ -326,6 +326,24 @@ class GameKind(ABC):
             return []
         return [ChoiceGroup("", "Your choices", "", [Choice(a, a) for a in actions])]
 
+    # The template of the decision form, under a templates directory: "" (the default)
+    # is the server's own, ``games/_decision_form.html`` (the choice groups and a typed
+    # box). A kind's own form gets the same context (``decision``) with what
+    # ``decision_context`` adds as ``decision.kind``, and posts to the same address.
+    decision_template: ClassVar[str] = ""
+
+    def decision_context(self, state: Any, player: str, names: Mapping[str, str]) -> dict[str, Any]:
+        """What the kind's own decision form shows beyond the choices (``state`` as the
+        player may see it, never the whole state). Default: nothing."""
+        return {}
+
+    def script_from_form(self, state: Any, player: str, post: Mapping[str, str]) -> str | None:
+        """The action lines a submission of the kind's own decision form makes (``state``
+        as the player may see it): None (the default) when the submission is no such
+        form's (the action chosen or typed is taken as it is); ``Refused`` says why a
+        form's fields make no turn (a field forged or out of range), changing nothing."""
+        return None
+
     def example_action(self, state: Any, player: str) -> str:
         """An action to show in the help of a reply by mail (default: the first legal one)."""
         return next(iter(self.legal(state, player)), "")

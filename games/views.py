@@ -37,13 +37,25 @@ from games.forms import (
     MoveForm,
     ResignForm,
 )
-from games.kinds import DEFAULT_KIND, Event, GameKind, Position, UnknownKind, all_kinds, kind_of
+from games.kinds import (
+    DEFAULT_KIND,
+    Event,
+    GameKind,
+    Position,
+    Refused,
+    UnknownKind,
+    all_kinds,
+    kind_of,
+)
 from games.models import Game, GameEvent, Move, Seat
 
 INVITES = "game_invites"  # session key: game pk -> invite token the visitor opened
 RECENT_FINISHED = 10
 LOBBY_PAGE = 20  # open games per lobby page
 NOTHING_CHANGED = "Nothing was changed."
+DECISION_TEMPLATE = "games/_decision_form.html"  # the form of a kind without its own
+# The hidden field by which a kind's own decision form says that its fields make the turn.
+KIND_FORM = "kind_form"
 
 
 # --- helpers -------------------------------------------------------------------------
@@ -214,10 +226,14 @@ def _decision_form(
     chosen: str = "",
     notation: str = "",
 ) -> dict[str, Any]:
-    """What the decision form shows: the player's choices, grouped and in words."""
+    """What the decision form shows: the player's choices, grouped and in words; the
+    template that shows them (the kind's own, if it has one) and what the kind adds
+    for it, from ``state`` as the player may see it."""
     groups = kind.choices(state, player, names)
     legal = {c.action for g in groups for c in g.choices}
     return {
+        "template": kind.decision_template or DECISION_TEMPLATE,
+        "kind": kind.decision_context(state, player, names),
         "groups": groups,
         "turn": turn,
         "confirm": confirm if confirm in legal else "",
@@ -523,7 +539,19 @@ def move(request: HttpRequest, pk: int) -> HttpResponse:
     # The happy path reads the game once, inside the service's locked transaction; the
     # visibility check runs only when the decision is refused (a stranger to a private
     # game gets the same 404 as on its page).
-    form = MoveForm(request.POST)
+    post = request.POST
+    if post.get(KIND_FORM) and not post.get("notation", "").strip():
+        # A kind's own decision form: its fields make the action lines, typed for it.
+        game = _visible_game(request, pk)
+        try:
+            built = _built_turn(game, selectors.seat_for(game, request.user), post)
+        except Refused as refusal:
+            messages.error(request, _not_accepted(refusal))
+            return _game_page(request, game, status=_kind_refusal_status(refusal))
+        if built is not None:
+            post = post.copy()
+            post["notation"] = built
+    form = MoveForm(post)
     if not form.is_valid():
         game = _visible_game(request, pk)
         problems = "; ".join(e for errors in form.errors.values() for e in errors)
@@ -575,16 +603,54 @@ def _script(request: HttpRequest, pk: int, text: str, turn: int) -> HttpResponse
     except services.GameError as refusal:
         messages.error(request, f"Your turn was not accepted: {refusal}")
         return _game_page(request, game, status=_refusal_status(refusal))
+    _report_messages(request, report)
+    if move is None:
+        messages.error(request, f"No line of your turn could be done now. {NOTHING_CHANGED}")
+        return _game_page(request, game, status=400)
+    return redirect(_game_url(game, done=str(move.number)))
+
+
+class NotDeciding(Refused):
+    """A kind's own decision form sent by someone whose decision it is not (now)."""
+
+
+def _built_turn(game: Game, seat: Seat | None, post: Mapping[str, str]) -> str | None:
+    """The action lines a kind's own decision form sent (its ``script_from_form``), read
+    against the game as the player may see it; None for a post that is no such form's.
+    ``Refused``: fields that make no turn, or a form sent by someone not deciding now."""
+    if seat is None or not selectors.decides_now(game, seat) or game.is_paused:
+        raise NotDeciding("it is not your decision now")
+    kind = kind_of(game)
+    position = seen.position(game, seen.seat_viewer(game, seat))
+    if position is None:
+        raise NotDeciding("the game has not started")
+    return kind.script_from_form(kind.load(position), seat.player_name, post)
+
+
+def _not_accepted(refusal: Refused) -> str:
+    return f"Your turn was not accepted: {wording.sentence(refusal)} {NOTHING_CHANGED}"
+
+
+def _kind_refusal_status(refusal: Refused) -> int:
+    return 403 if isinstance(refusal, NotDeciding) else 400
+
+
+def _report_lines(report: Sequence[Mapping[str, Any]]) -> list[tuple[bool, str]]:
+    """A turn script's report in words, a line each, with whether the line was done."""
+    lines = []
     for entry in report:
         said = f"“{entry['line'].strip()}”: {entry['status'].replace('-', ' ')}"
         if entry["action"] and entry["action"] != entry["line"].strip():
             said += f" ({entry['action']})"
         said += f", {entry['why']}" if entry["why"] else ""
-        (messages.success if entry["status"] == "done" else messages.warning)(request, said)
-    if move is None:
-        messages.error(request, f"No line of your turn could be done now. {NOTHING_CHANGED}")
-        return _game_page(request, game, status=400)
-    return redirect(_game_url(game, done=str(move.number)))
+        lines.append((entry["status"] == "done", said))
+    return lines
+
+
+def _report_messages(request: HttpRequest, report: Sequence[Mapping[str, Any]]) -> None:
+    """A turn script's report, one message a line."""
+    for done, said in _report_lines(report):
+        (messages.success if done else messages.warning)(request, said)
 
 
 def _confirm_message(game: Game, risky: services.NeedsConfirmation) -> str:
@@ -810,6 +876,31 @@ def _last_events(game: Game, viewer: seen.Viewer) -> list[dict[str, Any]]:
     return last.events if last is not None else []
 
 
+def _decided(
+    request: HttpRequest,
+    game: Game,
+    seat: Seat,
+    move: Move,
+    words: str,
+    duplicate: str,
+    report: Sequence[str] = (),
+) -> HttpResponse:
+    """The decision link's page after its decision was made: what it did (``report``:
+    a turn script's lines, each as it went) and whose decision it is now."""
+    context: dict[str, Any] = {
+        "game": game,
+        "done": words,
+        "duplicate": duplicate,
+        "report": report,
+    }
+    game.refresh_from_db()
+    seats = _seats(game)
+    names = wording.player_names(seats)
+    viewer = seen.seat_viewer(game, seat)
+    context["outcome"] = _outcome(game, seats, names, str(move.number), seat, viewer)
+    return render(request, "games/decide.html", context)
+
+
 @require_http_methods(["GET", "POST"])
 def decide(request: HttpRequest, token: str) -> HttpResponse:
     """The decision form a mail links to: no password, and only this one decision.
@@ -828,9 +919,37 @@ def decide(request: HttpRequest, token: str) -> HttpResponse:
         timezone.activate(zoneinfo.ZoneInfo(profile.time_zone))
     error, confirm = "", ""
     if request.method == "POST":
-        form = MoveForm(request.POST)
-        if not form.is_valid():
+        post = request.POST
+        if post.get(KIND_FORM) and not post.get("notation", "").strip():
+            try:
+                built = _built_turn(game, seat, post)
+            except Refused as refusal:
+                error = _not_accepted(refusal)
+            else:
+                if built is not None:
+                    post = post.copy()
+                    post["notation"] = built
+        form = MoveForm(post)
+        if error:
+            pass
+        elif not form.is_valid():
             error = "Your decision was not accepted: the form was incomplete or damaged."
+        elif kind_of(game).turn_scripts and ("\n" in form.text or ";" in form.text):
+            assert seat.user is not None
+            try:
+                move, report = services.submit_script(
+                    game.pk, seat.user, form.text, link.turn, source=Move.Source.LINK
+                )
+            except services.GameError as refusal:
+                error = f"Your turn was not accepted: {refusal}"
+            else:
+                lines = [said for _, said in _report_lines(report)]
+                if move is None:
+                    error = " ".join(
+                        [*lines, f"No line of your turn could be done now. {NOTHING_CHANGED}"]
+                    )
+                else:
+                    return _decided(request, game, seat, move, move.action, "", lines)
         else:
             assert seat.user is not None
             try:
@@ -851,14 +970,7 @@ def decide(request: HttpRequest, token: str) -> HttpResponse:
             else:
                 words = kind_of(game).action_phrase(game.options, decision.move.action)
                 done = _already_recorded(words) if decision.duplicate else ""
-                context = {"game": game, "done": words, "duplicate": done}
-                game.refresh_from_db()
-                seats = _seats(game)
-                names = wording.player_names(seats)
-                number = str(decision.move.number)
-                viewer = seen.seat_viewer(game, seat)
-                context["outcome"] = _outcome(game, seats, names, number, seat, viewer)
-                return render(request, "games/decide.html", context)
+                return _decided(request, game, seat, decision.move, words, done)
     seats = _seats(game)
     names = wording.player_names(seats)
     viewer = seen.seat_viewer(game, seat)

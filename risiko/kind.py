@@ -18,7 +18,7 @@ from typing import Any, ClassVar
 
 from games.kinds import OVER, PLAY, SETUP, Bot, Dice, Event, GameKind, Position, Refused, Viewer
 from games.wording import ChoiceGroup, MoveWords
-from risiko import describe, engine, pictures
+from risiko import describe, engine, pictures, turnform
 from risiko.engine.bots import BOTS
 from risiko.picture_layout import colours_of
 
@@ -312,6 +312,18 @@ class RisiKo(GameKind):
 
     def choices(self, state: Any, player: str, names: Mapping[str, str]) -> list[ChoiceGroup]:
         return describe.choices(_dict(state), player, names)
+
+    decision_template: ClassVar[str] = "risiko/decision.html"
+
+    def decision_context(self, state: Any, player: str, names: Mapping[str, str]) -> dict[str, Any]:
+        if not isinstance(state, dict) or state.get("view") != player:
+            return {}  # the form is built from its player's own view, never more
+        return turnform.Turn(state, player).context(names)
+
+    def script_from_form(self, state: Any, player: str, post: Mapping[str, str]) -> str | None:
+        if not isinstance(state, dict) or state.get("view") != player:
+            raise Refused("this form is for the player whose decision it is")
+        return turnform.Turn(state, player).script(post)
 
     def example_action(self, state: Any, player: str) -> str:
         for group in self.choices(state, player, {}):

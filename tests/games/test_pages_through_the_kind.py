@@ -54,6 +54,7 @@ def test_the_game_page_shows_the_board_and_the_position_from_the_kinds_template(
     assert html.count("js/board.js") == 1, "the board's script, once, at the end"
     # the decision form, from the kind's choice groups, named as the rules name them
     assert '<section class="decision" id="decision"' in html
+    assert "games/_decision_form.html" in templates(response), "a kind without its own form"
     assert '<fieldset class="group-invade">' in html and "(R1" in html
     assert "chance to win the fight" in html
     # the seats: each player's colour and home continent, as the kind names them
