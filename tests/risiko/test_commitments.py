@@ -37,12 +37,13 @@ from tests.games.factories import (
     carol,
     clock,
     dice,
+    olga,
     play,
     seated_game,
 )
 from tests.kinds.registered import registered
 
-__all__ = ["alice", "bob", "carol", "clock", "dice"]
+__all__ = ["alice", "bob", "carol", "clock", "dice", "olga"]
 
 pytestmark = pytest.mark.django_db
 
@@ -254,6 +255,50 @@ def test_a_players_mail_preferences_and_mutes_hold_for_the_news_but_not_for_the_
     assert not mails(bob, game, "commitment"), "bob wants mails about his decisions only"
     assert len(mails(carol, game, "commitment")) == 1
     assert len(mails(alice, game, "receipt")) == 1, "a receipt even in a muted game"
+
+
+def test_the_default_placements_made_at_the_deadline_are_committed_and_revealed_too(
+    game: Game, risiko: RisiKo, clock: Clock
+) -> None:
+    place(game, risiko, "red")
+    assert game.deadline is not None
+    clock.at = game.deadline
+    assert services.handle_missed_decision(game.pk) == "grace"
+    game.refresh_from_db()
+    assert game.deadline is not None
+    clock.at = game.deadline
+    assert services.handle_missed_decision(game.pk) == "timeout move"
+
+    game.refresh_from_db()
+    moves = sealed_moves(game)
+    assert [(m.seat.player_name, m.source) for m in moves] == [
+        ("red", "web"),
+        ("blue", "timeout"),
+        ("yellow", "timeout"),
+    ]
+    for move in moves:
+        assert verify_commitment(
+            move.commitment,
+            str(game.pk),
+            PLACEMENT_DECISION,
+            move.seat.player_name,
+            move.action,
+            move.nonce,
+        )
+    for player in PLAYERS:
+        [reveal] = mails(user_of(game, player), game, "reveal")
+        assert set(revealed_in(reveal)) == set(PLAYERS)
+
+
+def test_a_game_over_before_the_reveal_shows_every_nonce_to_everyone(
+    game: Game, risiko: RisiKo, olga: User
+) -> None:
+    red_action = place(game, risiko, "red")
+    [move] = sealed_moves(game)
+    services.abandon_game(game.pk, olga, reason="the players agreed to stop")
+
+    [entry] = record(None, game)["moves"]
+    assert (entry["action"], entry["nonce"]) == (red_action, move.nonce)
 
 
 def test_a_forged_or_replayed_reply_changes_nothing(
