@@ -262,6 +262,67 @@ class GameKind(ABC):
         read it (default: all of it)."""
         return record
 
+    # --- commitments for sealed actions (RisiKo, K38) -------------------------------
+    # A sealed action is one its player takes without the others seeing it until a
+    # reveal (a RisiKo sealed placement; a war's cost and its answer). When the services
+    # record one they draw a fresh random nonce r, keep it and the commitment H on the
+    # move, mail the player a receipt with H and the players the kind names that the
+    # player has submitted, with H; H is public from the start. The action and r show
+    # to the move's player alone (``games.seen``) while its decision is open, and to
+    # everyone once it is revealed (then everyone is mailed every action, r and H). A
+    # game has at most one sealed decision open at a time: the one of its latest sealed
+    # move, while ``sealed_pending`` says a position still waits for its reveal.
+
+    def sealed_decision(
+        self,
+        position: Position,
+        player: str,
+        action: str,
+        events: Sequence[Event],
+        number: int,
+        open_decision: str | None,
+    ) -> str | None:
+        """The id of the sealed decision that ``player``'s canonical ``action`` (with the
+        events it led to) is part of, or None for an action that is not sealed (the
+        default: none is). ``position``: the whole stored position before it; ``number``:
+        the move's number; ``open_decision``: the id of the game's sealed decision still
+        open before it (None if none), which an action may join (a war's answer)."""
+        return None
+
+    def sealed_pending(self, position: Position) -> bool:
+        """Whether the stored ``position`` waits for the reveal of a sealed decision (its
+        actions are not all in yet). Default: never."""
+        return False
+
+    def sealed_parties(
+        self, position: Position, player: str, events: Sequence[Event]
+    ) -> Collection[str]:
+        """The players (besides the sender) told that ``player`` has made a sealed action,
+        with its commitment; "*" for every player (the default). ``position``: the whole
+        stored position before it, ``events``: those the action led to."""
+        return {"*"}
+
+    def commitment(self, game: str, decision: str, player: str, action: str, nonce: bytes) -> str:
+        """The commitment H of a sealed ``action`` of ``player`` in the decision
+        ``decision`` of the game whose id is ``game``, with the nonce r (hex digest). A
+        kind with sealed decisions implements it."""
+        raise NotImplementedError(f"{self.name} has no sealed actions")
+
+    def commitment_text(
+        self, game: str, decision: str, player: str, action: str, nonce_hex: str
+    ) -> str:
+        """The text whose SHA-256 digest is the commitment, for the reveal's mails to show
+        (default: none)."""
+        return ""
+
+    # The text whose SHA-256 hex digest is a commitment, in words with its parts named,
+    # for the reveal's mails: "risiko-sealed-v1|<game id>|…" (default: none).
+    commitment_format: ClassVar[str] = ""
+
+    def sealed_words(self, decision: str) -> str:
+        """A sealed decision in words, for the receipts: "placement" (default: "decision")."""
+        return "decision"
+
     # --- words and pictures ------------------------------------------------------
     # What pages, mails and answers say of a game: every hook takes what a reader may see
     # (a position through ``view``, events through ``events_for``), never the whole state.

@@ -243,6 +243,20 @@ class Move(models.Model):
         help_text="Who submitted it (an admin acting for a player)",
     )
     created_at = models.DateTimeField(default=timezone.now)
+    # A sealed action (a RisiKo sealed placement, a war's cost or answer: the kind's
+    # ``sealed_decision``) carries the commitment the server mailed for it (K38): the
+    # decision it belongs to, the random nonce r (hex) and H = the kind's ``commitment``.
+    # Blank for every other move. H is public; r and the action are read only through
+    # ``games.seen``, which keeps them to the move's player until the decision's reveal.
+    decision = models.CharField(
+        max_length=40, blank=True, default="", help_text="The sealed decision's id, if sealed"
+    )
+    nonce = models.CharField(
+        max_length=32, blank=True, default="", help_text="The commitment's random nonce (hex)"
+    )
+    commitment = models.CharField(
+        max_length=64, blank=True, default="", help_text="The commitment H (hex SHA-256)"
+    )
 
     class Meta:
         ordering = ["game", "number"]

@@ -9,7 +9,7 @@ two prompts for one decision.
 from __future__ import annotations
 
 import zoneinfo
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from typing import Any
 
 from django.conf import settings
@@ -77,6 +77,8 @@ def move_line(game: Game, move: seen.SeenMove, names: Mapping[str, str]) -> str:
     "12. … rolls …; … retreats …"."""
     words = kind_of(game).describe_move(game.options, move.action, move.player, move.events, names)
     parts = [words.action, words.dice, *words.followed]
+    if move.commitment:  # a sealed action's commitment is public (K38)
+        parts.append(f"(Commitment {move.commitment}.)")
     return f"{move.number}. " + " ".join(p for p in parts if p)
 
 
@@ -87,8 +89,9 @@ def _wants_events(user: Any) -> bool:
     return profile is None or profile.notify == "each"
 
 
-# Mails sent even for a muted game: they tell the player of a penalty against them.
-SENT_WHEN_MUTED = {"missed"}
+# Mails sent even for a muted game: they tell the player of a penalty against them, or
+# acknowledge their own sealed action (K38).
+SENT_WHEN_MUTED = {"missed", "receipt"}
 
 
 def decision_context(
@@ -366,6 +369,102 @@ def queue_event_mails(game: Game, move: Move, state: Any, seats: list[Seat]) -> 
         }
         key = f"event:{game.pk}:{move.number}:{seat.pk}"
         _queue(seat, "event", "event", context, key, decision=False)
+
+
+def queue_commitment_mails(
+    game: Game, move: Move, seats: list[Seat], told: Collection[str]
+) -> None:
+    """A sealed action is in (K38): its player gets a receipt with its commitment H
+    (whatever their preferences: it is about their own decision), and the players
+    ``told`` ("*": every other player) who want a mail for each event are told that the
+    player has submitted, with H. Neither shows the nonce; only the receipt, to its
+    sender, the action."""
+    kind = kind_of(game)
+    names = wording.player_names(seats)
+    mover = next(s for s in seats if s.pk == move.seat_id)
+    player = mover.player_name
+    words = kind.sealed_words(move.decision)
+    receipt = seen.move(game, move, player, seen.seat_viewer(game, mover))
+    context = {
+        "game": game,
+        "seat": mover,
+        "words": words,
+        "action": receipt.action,
+        "decision": move.decision,
+        "commitment": move.commitment,
+        "number": move.number,
+        "link": game_url(game),
+    }
+    _queue(mover, "receipt", "receipt", context, f"receipt:{game.pk}:{move.number}:{mover.pk}")
+    for seat in seats:
+        if (
+            seat.pk == move.seat_id
+            or seat.user is None
+            or not ("*" in told or seat.player_name in told)
+            or not _wants_events(seat.user)
+        ):
+            continue
+        context = {
+            "game": game,
+            "seat": seat,
+            "sender": wording.who(names, player),
+            "words": words,
+            "decision": move.decision,
+            "commitment": move.commitment,
+            "number": move.number,
+            "link": game_url(game),
+        }
+        key = f"commitment:{game.pk}:{move.number}:{seat.pk}"
+        _queue(seat, "commitment", "commitment", context, key, decision=False)
+
+
+def queue_reveal_mails(game: Game, decision: str, seats: list[Seat]) -> None:
+    """A sealed decision is revealed (K38): each of its players gets every player's
+    action, nonce r and commitment H, with the text whose SHA-256 digest H is, to check
+    every H they were sent. As ``games.seen`` shows them: revealed, to everyone."""
+    kind = kind_of(game)
+    names = wording.player_names(seats)
+    by_id = {s.pk: s for s in seats}
+    rows = list(
+        Move.objects.filter(game=game, decision=decision).exclude(commitment="").order_by("number")
+    )
+    parties = [by_id[pk] for pk in dict.fromkeys(row.seat_id for row in rows)]
+    for seat in parties:
+        if seat.user is None:
+            continue
+        viewer = seen.seat_viewer(game, seat)
+        entries = []
+        for row in rows:
+            player = by_id[row.seat_id].player_name
+            shown = seen.move(game, row, player, viewer)
+            text = ""
+            if shown.nonce:
+                text = kind.commitment_text(
+                    str(game.pk), decision, player, shown.action, shown.nonce
+                )
+            entries.append(
+                {
+                    "number": shown.number,
+                    "player": player,
+                    "who": wording.who(names, player),
+                    "action": shown.action,
+                    "nonce": shown.nonce,
+                    "commitment": shown.commitment,
+                    "text": text,
+                }
+            )
+        context = {
+            "game": game,
+            "seat": seat,
+            "game_id": str(game.pk),
+            "format": kind.commitment_format,
+            "decision": decision,
+            "words": kind.sealed_words(decision),
+            "entries": entries,
+            "link": game_url(game),
+        }
+        key = f"reveal:{game.pk}:{decision}:{seat.pk}"
+        _queue(seat, "reveal", "reveal", context, key, decision=False)
 
 
 def thread_for(game: Game) -> str:

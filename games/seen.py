@@ -86,25 +86,50 @@ class SeenMove:
     source: str
     source_name: str
     created_at: datetime
+    # A sealed action's commitment (K38): its decision and H, public from the start, and
+    # its nonce r, "" to a reader who may not see it yet (all three "" for other moves).
+    decision: str = ""
+    commitment: str = ""
+    nonce: str = ""
 
     def get_source_display(self) -> str:  # as the model's, for templates
         return self.source_name
 
 
-def move(game: Game, row: Move, player: str, viewer: Viewer) -> SeenMove:
+# ``move``'s open decision when its caller has not read it.
+_UNREAD = object()
+
+
+def move(
+    game: Game, row: Move, player: str, viewer: Viewer, open_decision: Any = _UNREAD
+) -> SeenMove:
     """One of the game's moves, made by ``player`` (the kind's name for the seat), as
-    ``viewer`` may see it."""
+    ``viewer`` may see it. A sealed action (one with a commitment) shows its action and
+    nonce to its player alone while its decision is open (``open_decision``: the game's,
+    from ``selectors.open_sealed``, read here when not given), and to everyone once the
+    decision is revealed; its commitment to everyone."""
     kind = kind_of(game)
+    reader, nonce = viewer, ""
+    if row.commitment:
+        if open_decision is _UNREAD:
+            open_decision = selectors.open_sealed(game)
+        if row.decision != open_decision:
+            reader = EVERYONE  # revealed: the whole action, as the reveal told everyone
+        if reader.everything or player == viewer.player:
+            nonce = row.nonce
     return SeenMove(
         number=row.number,
         seat_id=row.seat_id,
         player=player,
-        action=kind.action_for(row.action, player, viewer, row.events),
+        action=kind.action_for(row.action, player, reader, row.events),
         dice=kind.dice_for(list(row.dice), player, viewer, row.events),
         events=kind.events_for(row.events, viewer),
         source=row.source,
         source_name=row.get_source_display(),
         created_at=row.created_at,
+        decision=row.decision,
+        commitment=row.commitment,
+        nonce=nonce,
     )
 
 
@@ -121,7 +146,16 @@ def _seen_row(game: Game, row: Move, viewer: Viewer, seats: list[Seat] | None) -
 def moves(game: Game, viewer: Viewer, seats: list[Seat] | None = None) -> list[SeenMove]:
     """The game's moves in order, as ``viewer`` may see them."""
     players = _players(game, seats)
-    return [move(game, row, players[row.seat_id], viewer) for row in game.moves.order_by("number")]
+    rows = list(game.moves.order_by("number"))
+    sealed = _open_among(game, rows)
+    return [move(game, row, players[row.seat_id], viewer, sealed) for row in rows]
+
+
+def _open_among(game: Game, rows: list[Move]) -> str | None:
+    """``selectors.open_sealed`` from the game's moves already read, in order."""
+    if game.position is None or not kind_of(game).sealed_pending(game.position):
+        return None
+    return next((row.decision for row in reversed(rows) if row.commitment), None)
 
 
 def last_move(game: Game, viewer: Viewer, seats: list[Seat] | None = None) -> SeenMove | None:
@@ -160,22 +194,27 @@ def game_record(game: Game, viewer: Viewer) -> dict[str, Any]:
     replaced = selectors.replacements(game.events.all(), {s.pk: s for s in seats})
     players = _players(game, seats)
     moves = []
+    sealed = _open_among(game, [row for row, _ in states[1:] if row is not None])
     for row, after in states[1:]:
         assert row is not None
-        shown = move(game, row, players[row.seat_id], viewer)
-        moves.append(
-            {
-                "number": shown.number,
-                "player": shown.player,
-                "by": wording.names_at(names, replaced, shown.number).get(shown.player, ""),
-                "action": shown.action,
-                "dice": shown.dice,
-                "events": shown.events,
-                "source": shown.source,
-                "at": shown.created_at.isoformat(),
-                "position": kind.view(kind.dump(after), viewer),
-            }
-        )
+        shown = move(game, row, players[row.seat_id], viewer, sealed)
+        entry = {
+            "number": shown.number,
+            "player": shown.player,
+            "by": wording.names_at(names, replaced, shown.number).get(shown.player, ""),
+            "action": shown.action,
+            "dice": shown.dice,
+            "events": shown.events,
+            "source": shown.source,
+            "at": shown.created_at.isoformat(),
+            "position": kind.view(kind.dump(after), viewer),
+        }
+        if shown.commitment:  # a sealed action (K37): r only to whom it is shown
+            entry["decision"] = shown.decision
+            entry["commitment"] = shown.commitment
+            if shown.nonce:
+                entry["nonce"] = shown.nonce
+        moves.append(entry)
     record = {
         "game": game.pk,
         "name": str(game),

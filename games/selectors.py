@@ -262,6 +262,24 @@ def replay(game: Game) -> list[tuple[Move | None, Any]]:
     return states
 
 
+def latest_sealed(game: Game, before: int | None = None) -> str | None:
+    """The decision id of the game's latest sealed move (one with a commitment), of those
+    numbered below ``before`` if given; None if there is none."""
+    moves = Move.objects.filter(game=game).exclude(commitment="")
+    if before is not None:
+        moves = moves.filter(number__lt=before)
+    return moves.order_by("-number").values_list("decision", flat=True).first()
+
+
+def open_sealed(game: Game) -> str | None:
+    """The game's sealed decision still open (its actions and nonces stay with their
+    players until its reveal): its latest sealed move's, while its kind says the stored
+    position waits for a reveal; None otherwise."""
+    if game.position is None or not kind_of(game).sealed_pending(game.position):
+        return None
+    return latest_sealed(game)
+
+
 def replacements(events: Iterable[GameEvent], seats: dict[int, Seat]) -> list[tuple[int, str, str]]:
     """The seats that changed hands, for ``wording.names_at``: (moves before the change,
     the seat's colour, the name of the player who left it), oldest first."""

@@ -12,7 +12,7 @@ a reader sees it is the view itself (a dict), which the words and pictures read.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from random import Random
 from typing import Any, ClassVar
 
@@ -20,6 +20,7 @@ from games.kinds import OVER, PLAY, SETUP, Bot, Dice, Event, GameKind, Position,
 from games.wording import ChoiceGroup, MoveWords
 from risiko import describe, engine, pictures, turnform
 from risiko.engine.bots import BOTS
+from risiko.engine.commitment import PLACEMENT_DECISION, PREFIX, war_decision
 from risiko.picture_layout import colours_of
 
 PHASES = {"placement": SETUP, "play": PLAY, "over": OVER}
@@ -61,6 +62,9 @@ class RisiKo(GameKind):
     forfeit_words: ClassVar[str] = "(K36): your armies stay on the board as neutrals"
     draws_pictures: ClassVar[bool] = True
     turn_scripts: ClassVar[bool] = True  # K34: a whole turn in one mail
+    commitment_format: ClassVar[str] = (
+        "risiko-sealed-v1|<game id>|<decision id>|<player>|<canonical action>|<r in hex>"
+    )
     reply_examples: ClassVar[tuple[str, ...]] = (
         "place 3 cina, 2 siam",
         "attack cina from mongolia until conquered move all",
@@ -295,6 +299,54 @@ class RisiKo(GameKind):
         # the setup's values deal the objectives, the territories and the deck
         return record if viewer.everything else []
 
+    # --- commitments for sealed actions (K38, K39) -----------------------------------------
+
+    def sealed_decision(
+        self,
+        position: Position,
+        player: str,
+        action: str,
+        events: Sequence[Event],
+        number: int,
+        open_decision: str | None,
+    ) -> str | None:
+        if action.startswith("forfeit "):
+            return None
+        if _sealed_placement(position):
+            return PLACEMENT_DECISION
+        war = (position.get("turn") or {}).get("war")
+        if war is not None and player == war["defender"]:
+            return open_decision  # the answer joins its attack's war (none: older games)
+        if any(e.get("type") == "war" and e.get("player") == player for e in events):
+            return war_decision(number)  # K39: war-<n>, n the attack's move
+        return None
+
+    def sealed_pending(self, position: Position) -> bool:
+        return _sealed_placement(position) or bool((position.get("turn") or {}).get("war"))
+
+    def sealed_parties(
+        self, position: Position, player: str, events: Sequence[Event]
+    ) -> Collection[str]:
+        if _sealed_placement(position):
+            return {"*"}
+        out = {o["player"] for o in position.get("out", [])}
+        war = (position.get("turn") or {}).get("war")
+        if war is not None:  # the answer: told to the attacker (K39c)
+            return {position["turn"]["player"]} - out
+        wars = [e for e in events if e.get("type") == "war" and e.get("player") == player]
+        return {wars[-1]["defender"]} - out if wars else set()  # the attack: its defender
+
+    def commitment(self, game: str, decision: str, player: str, action: str, nonce: bytes) -> str:
+        return engine.commitment(game, decision, player, action, nonce)
+
+    def commitment_text(
+        self, game: str, decision: str, player: str, action: str, nonce_hex: str
+    ) -> str:
+        return "|".join((PREFIX, game, decision, player, action, nonce_hex))
+
+    def sealed_words(self, decision: str) -> str:
+        return "placement" if decision == PLACEMENT_DECISION else "war decision"
+
     # --- words and pictures ---------------------------------------------------------------
 
     def describe_move(
@@ -452,6 +504,16 @@ def _lines_of(
         state, _ = engine.apply_action(state, player, line, values)
         lines.append((line, list(drawn[start : values.position])))
     return lines
+
+
+def _sealed_placement(position: Position) -> bool:
+    """Whether a stored position is in a sealed placement (K10, K38)."""
+    placement = position.get("placement")
+    return (
+        position.get("phase") == "placement"
+        and bool(placement)
+        and (placement.get("sealed") is not None)
+    )
 
 
 def _progress(state: Any, player: str) -> int:

@@ -14,7 +14,8 @@ set; the site uses the operating system's generator and the real clock.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+import secrets
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -27,11 +28,10 @@ from django.db.transaction import TransactionManagementError
 from django.utils import timezone
 
 from accounts.models import Profile
-from games import notify
+from games import notify, selectors
 from games.errors import GameError
 from games.kinds import OVER, PLAY, Refused, competition_ranks, kind_of
 from games.models import Game, Move, Seat
-from games.selectors import can_organise
 from games.services.clocks import charge_clock, start_clock
 from games.signals import ABANDONED, ADJUDICATED, DRAW, WIN, Finish, game_finished
 from ww5site import rows
@@ -177,7 +177,7 @@ _GAME = rows.Columns(Game, "")
 
 def check_organiser(game: Game, by: AbstractBaseUser) -> None:
     """Refuse (GameError) anyone but the game's creator or an organiser of it."""
-    if not can_organise(game, by):
+    if not selectors.can_organise(game, by):
         raise GameError("only the game's creator or an organiser can do that")
 
 
@@ -207,9 +207,13 @@ def log_move(
     events: list[dict[str, Any]],
     source: str,
     actor: AbstractBaseUser | None,
+    sealable: bool = True,
 ) -> Move:
     """Write the move row (its action, dice and events, its number the next turn's) and
-    advance the game's turn number; the position is the caller's to store."""
+    advance the game's turn number; the position is the caller's to store (the game's
+    stored position is still the one before the move). A sealed action (the kind's
+    ``sealed_decision``; never a forfeit: ``sealable`` off) carries its commitment, and
+    its receipt and the news of it are queued (K38)."""
     # The unique (game, number) constraint backs up the row lock: were the lock ever
     # bypassed, the second insert fails and its whole transaction rolls back. Written
     # by the rows helper: every decision writes one, and nothing listens for its save.
@@ -225,9 +229,35 @@ def log_move(
         actor=actor,
         created_at=current_time(),
     )
+    told = _commit(game, move) if sealable and game.position is not None else None
     rows.insert(move)
     game.turn_number = move.number
+    if told is not None:
+        notify.queue_commitment_mails(game, move, seats_of(game), told)
     return move
+
+
+def _commit(game: Game, move: Move) -> Collection[str] | None:
+    """If the move is a sealed action, its commitment (K38): a fresh 16-byte nonce r from
+    the operating system's secure source and H, set on the move; and the players told of
+    it. None for a move that is not sealed."""
+    kind = kind_of(game)
+    position = game.position
+    assert position is not None
+    player = move.seat.player_name
+    before = selectors.open_sealed(game)
+    decision = kind.sealed_decision(position, player, move.action, move.events, move.number, before)
+    if not decision:
+        return None
+    nonce = secrets.token_bytes(NONCE_BYTES)
+    move.decision = decision
+    move.nonce = nonce.hex()
+    move.commitment = kind.commitment(str(game.pk), decision, player, move.action, nonce)
+    return kind.sealed_parties(position, player, move.events)
+
+
+# The size of a commitment's nonce r, in bytes (K38).
+NONCE_BYTES = 16
 
 
 # What a decision changes on the game row (its start also sets the STARTED_FIELDS).
@@ -268,10 +298,12 @@ def store_position(
     if decided_by is not None:
         charge_clock(game, decided_by, now)
     seats = seats_of(game)
-    sealed_before = {s.pk for s in seats if s.deciding}
-    before = sealed_before or {game.to_move_id} - {None}
+    deciding_before = {s.pk for s in seats if s.deciding}
+    before = deciding_before or {game.to_move_id} - {None}
     key_before = kind.decision_key(game.position) if game.position is not None else None
+    sealed_before = _sealed_candidates(game, move)
     game.position = kind.dump(state)
+    revealed = _revealed(game, sealed_before) if announce else []
     phase = kind.phase(state)
     due = [seat_named(game, name) for name in kind.deciders(state)] if phase != OVER else []
     after = {s.pk for s in due}
@@ -285,7 +317,7 @@ def store_position(
         and (
             (decided_by is None and after == before)
             or (decided_by is not None and len(before) > 1 and after < before)
-            or (decided_by is None and bool(sealed_before) and after < before)
+            or (decided_by is None and bool(deciding_before) and after < before)
             # one player's decision of several actions (a turn), not yet ended
             or (
                 after == before
@@ -295,18 +327,18 @@ def store_position(
         )
     )
     # A decision several players make at once marks their seats, down to its last one.
-    sealed = len(due) > 1 or (continuing and bool(sealed_before))
+    sealed = len(due) > 1 or (continuing and bool(deciding_before))
     game.to_move = due[0] if due and not sealed else None
     _mark_deciding(seats, after if sealed else set())
     if continuing:
         game.save(update_fields=STORED_FIELDS)
-        _queue_mails(game, state, move, [], decision_due=False)
+        _queue_mails(game, state, move, [], decision_due=False, revealed=revealed)
         return
     if phase == OVER:
         game.grace_used = False
         game.deadline_claimed_at = None
         finish_game(game, now, state=state, announce=announce)
-        _queue_mails(game, state, move, [])
+        _queue_mails(game, state, move, [], revealed=revealed)
         return
     game.status = Game.Status.PLAY if phase == PLAY else Game.Status.SETUP
     game.decision_turn = game.turn_number
@@ -314,7 +346,27 @@ def store_position(
     game.grace_used = False  # a new decision, with its own grace
     game.deadline_claimed_at = None
     game.save(update_fields=STORED_FIELDS)
-    _queue_mails(game, state, move, due)
+    _queue_mails(game, state, move, due, revealed=revealed)
+
+
+def _sealed_candidates(game: Game, move: Move | None) -> set[str]:
+    """The sealed decisions a change may reveal, read before its position is stored:
+    the one open before the move (if any) and the move's own."""
+    candidates = {move.decision} if move is not None and move.commitment else set()
+    if game.position is not None and kind_of(game).sealed_pending(game.position):
+        before = selectors.latest_sealed(game, move.number if move is not None else None)
+        if before:
+            candidates.add(before)
+    return candidates
+
+
+def _revealed(game: Game, candidates: set[str]) -> list[str]:
+    """Of ``candidates``, the sealed decisions no longer open once the new position is
+    stored: revealed by this change."""
+    if not candidates:
+        return []
+    still = selectors.open_sealed(game)
+    return sorted(decision for decision in candidates if decision != still)
 
 
 def _mark_deciding(seats: list[Seat], deciding: set[int]) -> None:
@@ -378,11 +430,18 @@ def finish_game(
 
 
 def _queue_mails(
-    game: Game, state: Any, move: Move | None, due: list[Seat], decision_due: bool = True
+    game: Game,
+    state: Any,
+    move: Move | None,
+    due: list[Seat],
+    decision_due: bool = True,
+    revealed: list[str] | None = None,
 ) -> None:
     """The mails this change causes, in its transaction: the prompt to each player whose
-    decision is now due, or everyone's result; and the news of the move for whom it
-    concerns."""
+    decision is now due, or everyone's result; the news of the move for whom it
+    concerns; and the reveal of each sealed decision it ``revealed`` (K38)."""
+    for decision in revealed or ():
+        notify.queue_reveal_mails(game, decision, seats_of(game))
     if move is not None and move.events:
         notify.queue_event_mails(game, move, state, seats_of(game))
     if kind_of(game).is_over(state):
@@ -451,7 +510,9 @@ def record_forfeit(
 ) -> Move:
     """Log the seat's forfeit (``position_after_forfeit``'s ``after`` and ``events``),
     store the position after it, and let the bots play after commit if one is due."""
-    move = log_move(game, seat, f"forfeit {seat.player_name}", [], events, source, by)
+    move = log_move(
+        game, seat, f"forfeit {seat.player_name}", [], events, source, by, sealable=False
+    )
     store_position(game, after, move.created_at, move=move)
     play_bots_after_commit(game)
     return move

@@ -138,7 +138,14 @@ def _missed(game: Game, seat: Seat, state: Any, now: datetime) -> str:
         notify.queue_missed_mail(game, seat, "forfeit", "", state)
         after, events = kind.forfeit(state, seat.player_name)
         move = log_move(
-            game, seat, f"forfeit {seat.player_name}", [], events, Move.Source.TIMEOUT, None
+            game,
+            seat,
+            f"forfeit {seat.player_name}",
+            [],
+            events,
+            Move.Source.TIMEOUT,
+            None,
+            sealable=False,
         )
         store_position(game, after, now, move=move)
         return "forfeit"
