@@ -7,7 +7,7 @@ from typing import Any
 
 from django import forms
 
-from games.kinds import DEFAULT_KIND, GameKind, kind_named
+from games.kinds import DEFAULT_KIND, GameKind, kind_choices, kind_named
 from games.models import Game, Seat
 from games.options import MAX_MISSED, MAX_TIME, GameOptions
 from games.services import MAX_SEATS, MIN_SEATS
@@ -292,6 +292,17 @@ class BotGameForm(forms.Form):
         initial="greedy",
     )
     board = KindOptionField("board")
+    kind = forms.ChoiceField(label="Game", required=False)
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # The games to play, read when the form is made (kinds register when apps start).
+        self.fields["kind"].choices = kind_choices()
+        self.fields["kind"].initial = DEFAULT_KIND
+        self.several_games = len(self.fields["kind"].choices) > 1
+
+    def clean_kind(self) -> str:
+        return self.cleaned_data.get("kind") or DEFAULT_KIND
 
 
 class ResignForm(forms.Form):

@@ -15,7 +15,7 @@ from django.db.models import Max
 from accounts.services import display_name, locked_profile
 from games import notify
 from games.errors import GameError
-from games.kinds import DEFAULT_KIND, kind_named, kind_of
+from games.kinds import DEFAULT_KIND, UnknownKind, kind_named, kind_of
 from games.models import Game, Seat
 from games.options import GameOptions
 from games.selectors import can_see, organises_every_game
@@ -100,23 +100,36 @@ def create_lobby_game(creator: AbstractBaseUser, **options: Any) -> Game:
 
 
 def play_against_bots(
-    player: AbstractBaseUser, bots: int = 1, bot: str = "greedy", board: str = "original"
+    player: AbstractBaseUser,
+    bots: int = 1,
+    bot: str = "",
+    board: str = "",
+    kind: str = DEFAULT_KIND,
 ) -> Game:
-    """A private game of the player against ``bots`` bots of one kind, started at once:
-    homes are drawn at random, the strict setup, the usual times. Counted as a lobby game
-    (its limits apply)."""
-    if bot not in kind_named(DEFAULT_KIND).bots:  # a game of World War 5 (on ``board``)
+    """A private game of the player against ``bots`` bots of one kind (the game's own
+    first bot if none is named), started at once: homes are drawn at random, the usual
+    times and the game's default options (``board``: the site's first game's board).
+    Counted as a lobby game (its limits apply)."""
+    try:
+        game_kind = kind_named(kind)
+    except UnknownKind:
+        raise GameError(f"there is no game {kind!r}") from None
+    bot = bot or next(iter(game_kind.bots), "")
+    if bot not in game_kind.bots:
         raise GameError(f"unknown bot {bot!r}")
-    if not 1 <= bots <= MAX_SEATS - 1:
-        raise GameError(f"play against 1 to {MAX_SEATS - 1} bots")
+    low, high = seat_bounds(kind)
+    if not low <= bots + 1 <= high:
+        raise GameError(f"{game_kind.name}: play against {low - 1} to {high - 1} bots")
+    changes = {"board": board} if board and kind == DEFAULT_KIND else {}
     with transaction.atomic():
         game = create_lobby_game(
             player,
+            options=GameOptions(kind=kind),
             name=f"{display_name(player)} against {counted(bots, f'{bot} bot')}",
             seats=bots + 1,
-            board=board,
             home_assignment=Game.HomeAssignment.RANDOM,
             is_public=False,
+            **changes,
         )
         for _ in range(bots):
             add_bot(game.pk, player, bot)  # the last seat starts the game

@@ -440,3 +440,28 @@ def test_a_stranger_or_a_player_out_of_turn_sending_a_turn_changes_nothing(
         assert response.status_code in (400, 403, 404)
         game.refresh_from_db()
         assert (game.turn_number, game.position) == before
+
+
+def test_a_player_plays_risiko_against_bots_from_the_lobby(
+    risiko: RisiKo, alice: User, django_capture_on_commit_callbacks: Any
+) -> None:
+    client = Client()
+    client.force_login(alice)
+    lobby = client.get(reverse("games:lobby")).content.decode()
+    assert 'name="kind"' in lobby and ">RisiKo</option>" in lobby
+
+    refused = client.post(
+        reverse("games:bots"), {"bots": "1", "bot": "greedy", "board": "original", "kind": "risiko"}
+    )
+    assert refused.status_code == 302 and not Game.objects.exists(), "RisiKo seats 3 to 6"
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post(
+            reverse("games:bots"),
+            {"bots": "2", "bot": "greedy", "board": "original", "kind": "risiko"},
+        )
+
+    assert response.status_code == 302
+    game = Game.objects.get()
+    assert game.kind == "risiko" and game.options["board"] == "classic"
+    assert game.seats.filter(bot="greedy").count() == 2 and not game.is_public
+    assert "alice" in game.seats.get(number=1).user.username
