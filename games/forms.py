@@ -7,7 +7,7 @@ from typing import Any
 
 from django import forms
 
-from games.kinds import DEFAULT_KIND, GameKind, kind_choices, kind_named
+from games.kinds import DEFAULT_KIND, GameKind, all_kinds, kind_choices, kind_named
 from games.models import Game, Seat
 from games.options import MAX_MISSED, MAX_TIME, GameOptions
 from games.services import MAX_SEATS, MIN_SEATS
@@ -29,23 +29,45 @@ def lobby_kind() -> GameKind:
 
 class KindOptionField(forms.ChoiceField):
     """One of a kind's own options that has choices (World War 5's board), offered as
-    the kind's ``options_fields`` offers it. Its choices and initial value are read when a
-    form is shown: the kinds register when their apps are ready, after the forms that
-    offer their options are defined."""
+    the kind's ``options_fields`` offers it; with ``every_kind``, the choices of every
+    registered kind that has the option, grouped by game (an event's or a ladder's board,
+    chosen with its game: ``check_kind_option`` then checks the pair). Its choices and
+    initial value are read when a form is shown: the kinds register when their apps are
+    ready, after the forms that offer their options are defined."""
 
-    def __init__(self, option: str, kind: str = DEFAULT_KIND, **kwargs: Any) -> None:
-        self.option, self.kind = option, kind
+    def __init__(
+        self, option: str, kind: str = DEFAULT_KIND, every_kind: bool = False, **kwargs: Any
+    ) -> None:
+        self.option, self.kind, self.every_kind = option, kind, every_kind
         kwargs.setdefault("label", option.replace("_", " ").capitalize())
         super().__init__(choices=self._choices, initial=self._initial, **kwargs)
 
-    def _field(self) -> Any:
-        return kind_named(self.kind).options_fields()[self.option]
+    def _field(self, kind: str | None = None) -> Any:
+        return kind_named(kind or self.kind).options_fields()[self.option]
 
-    def _choices(self) -> list[tuple[Any, str]]:
-        return list(self._field().choices)
+    def _choices(self) -> list[Any]:
+        if not self.every_kind:
+            return list(self._field().choices)
+        having = [k for k in all_kinds() if self.option in k.options_fields()]
+        if len(having) == 1:
+            return list(self._field(having[0].key).choices)
+        return [(k.name, list(self._field(k.key).choices)) for k in having]
 
     def _initial(self) -> Any:
         return self._field().initial
+
+
+def check_kind_option(form: forms.Form, kind: str, option: str) -> None:
+    """The form's ``option`` is one the chosen game (``kind``) offers, else told beside the
+    field: a board of another game is refused."""
+    value = form.cleaned_data.get(option)
+    if value in (None, ""):
+        return
+    offered = kind_named(kind).options_fields().get(option)
+    values = {str(v) for v, _ in getattr(offered, "choices", [])}
+    if offered is None or str(value) not in values:
+        name = kind_named(kind).name
+        form.add_error(option, f"That is not a {option.replace('_', ' ')} of {name}.")
 
 
 def role_choices(game: Game, taken: set[str] | None = None) -> list[tuple[str, str]]:

@@ -13,8 +13,8 @@ from django.forms import ModelForm
 from django.http import HttpRequest
 
 from games.errors import GameError
-from games.forms import KindOptionField
-from games.kinds import all_kinds, kind_of
+from games.forms import KindOptionField, check_kind_option
+from games.kinds import DEFAULT_KIND, all_kinds, kind_of
 from games.models import Game
 from ratings.errors import RatingError
 from ratings.models import JournalEntry, Ladder, LadderPlayer
@@ -35,8 +35,8 @@ LADDER_FIELDS = ["board" if name == "options" else name for name in SETTINGS]
 
 
 class LadderForm(ModelForm):
-    # The ladder's games' board and time control, chosen by their names.
-    board = KindOptionField("board")
+    # The ladder's games' board (of its game) and time control, chosen by their names.
+    board = KindOptionField("board", every_kind=True)
     time_control = forms.ChoiceField(
         choices=Game.TimeControl.choices, initial=Game.TimeControl.FIXED
     )
@@ -50,11 +50,19 @@ class LadderForm(ModelForm):
         super().__init__(*args, **kwargs)
         if "board" in self.instance.options:
             self.initial["board"] = self.instance.options["board"]
+        if "kind" in self.fields:  # a new ladder's game: the site's first unless chosen
+            self.fields["kind"].required = False
 
     def clean(self) -> dict[str, Any]:
         """Games can be played with the ladder's options: refused here with the reason,
         rather than when its first table is formed."""
         data: dict[str, Any] = super().clean() or {}
+        kind = data.get("kind") or self.instance.kind or DEFAULT_KIND
+        if "kind" in self.fields:
+            data["kind"] = kind
+        check_kind_option(self, kind, "board")
+        if self.errors:
+            return data
         options = {**self.instance.options}
         if "board" in data:
             options["board"] = data["board"]

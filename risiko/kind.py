@@ -93,6 +93,35 @@ class RisiKo(GameKind):
                 raise ValueError(f"{name.replace('_', ' ')} is one of {allowed}")
         return checked
 
+    def options_fields(self) -> dict[str, Any]:
+        from django import forms
+
+        boards = [(key, board.name) for key, board in sorted(engine.BOARDS.items())]
+        return {
+            "board": forms.ChoiceField(choices=boards, initial=engine.DEFAULT_BOARD),
+            "placement": forms.ChoiceField(
+                label="Initial placement",
+                choices=[("sealed", "Sealed, everyone at once (K10)"), ("rounds", "By rounds")],
+                initial="sealed",
+            ),
+            "min_reinforcement": forms.TypedChoiceField(
+                label="Fewest armies a turn",
+                choices=[(0, "As the rules count them"), (3, "At least 3")],
+                coerce=int,
+                initial=0,
+            ),
+            "territory_bonus": forms.ChoiceField(
+                label="Territory bonus of a traded set",
+                choices=[("per-set", "Once a set (K16)"), ("per-card", "For each card")],
+                initial="per-set",
+            ),
+            "battle": forms.ChoiceField(
+                label="Battles",
+                choices=[("dice", "Dice"), ("war-die", "The war die (K39)")],
+                initial="dice",
+            ),
+        }
+
     def seat_name(self, game: Any, seat: Any) -> str:
         colours = engine.BOARDS[game.options.get("board", engine.DEFAULT_BOARD)].colours
         return colours[seat.number - 1] if 1 <= seat.number <= len(colours) else ""

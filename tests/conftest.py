@@ -112,3 +112,12 @@ def tasks_in_process(request: pytest.FixtureRequest) -> Iterator[None]:
     app.conf.update(dict.fromkeys(keys, True))
     yield
     app.conf.update(saved)
+
+
+@pytest.fixture
+def only_world_war_5() -> Iterator[None]:
+    """World War 5 the only game registered during the test, whatever the site runs."""
+    from tests.kinds.registered import alone
+
+    with alone("ww5"):
+        yield

@@ -22,8 +22,8 @@ from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.urls import URLPattern, path, reverse
 from django.utils.html import format_html, format_html_join
 
-from games.forms import KindOptionField
-from games.kinds import all_kinds, kind_of
+from games.forms import KindOptionField, check_kind_option
+from games.kinds import DEFAULT_KIND, all_kinds, kind_of
 from games.models import Game
 from tournaments import eventsettings, selectors, services
 from tournaments.admin import LeagueScopedAdmin
@@ -98,7 +98,7 @@ class TournamentForm(forms.ModelForm):
 
     organiser: Any = None  # the signed-in organiser, set per request by ``get_form``
 
-    board = KindOptionField("board")
+    board = KindOptionField("board", every_kind=True)  # of the event's game
     time_control = forms.ChoiceField(
         choices=Game.TimeControl.choices,
         initial=Tournament._meta.get_field("time_control").default,
@@ -118,9 +118,15 @@ class TournamentForm(forms.ModelForm):
         for name in eventsettings.OWN_OPTIONS:  # kept in the event's options
             if name in self.fields and name in self.instance.options:
                 self.initial[name] = self.instance.options[name]
+        if "kind" in self.fields:  # a new event's game: the site's first unless chosen
+            self.fields["kind"].required = False
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
+        kind = data.get("kind") or self.instance.kind or DEFAULT_KIND
+        if "kind" in self.fields:
+            data["kind"] = kind
+        check_kind_option(self, kind, "board")
         if self.errors:
             return data
         # A setting out of its bounds is told beside its field (and the services, which

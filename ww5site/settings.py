@@ -194,8 +194,10 @@ ACCOUNT_LOGOUT_REDIRECT_URL = "home"
 ACCOUNT_USER_DISPLAY = "accounts.services.display_name"
 ACCOUNT_ADAPTER = "accounts.adapter.AccountAdapter"
 # GAME_KINDS: the games the site runs besides World War 5, which it always runs, by their
-# keys, comma-separated: "risiko" runs RisiKo (in preview while it is being completed).
-GAME_KINDS = [key for key in os.environ.get("GAME_KINDS", "").replace(" ", "").split(",") if key]
+# keys, comma-separated ("risiko", the default, runs RisiKo; empty: World War 5 alone).
+GAME_KINDS = [
+    key for key in os.environ.get("GAME_KINDS", "risiko").replace(" ", "").split(",") if key
+]
 # SITE_NAME: the site's name, which its pages and mails show and sign with (the games it
 # runs name themselves: each kind has its name).
 SITE_NAME = os.environ.get("SITE_NAME", "World War 5 by email")

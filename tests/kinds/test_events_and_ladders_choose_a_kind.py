@@ -39,6 +39,7 @@ def signed_in(user: Any) -> Client:
     return client
 
 
+@pytest.mark.usefixtures("only_world_war_5")
 def test_with_one_game_the_forms_do_not_ask_which(anna: Any, league_a: League) -> None:
     client = signed_in(anna)
     for url in (EVENT_ADD, LADDER_ADD):
@@ -74,3 +75,46 @@ def test_an_unknown_game_is_refused_and_nothing_is_made(anna: Any, league_a: Lea
     with pytest.raises(TournamentError, match="there is no game 'chess'"):
         services.create_tournament(league_a, anna, "Chess Cup", kind="chess")
     assert not Tournament.objects.filter(name="Chess Cup").exists()
+
+
+@pytest.fixture
+def risiko() -> Iterator[str]:
+    from risiko.kind import RisiKo
+
+    with registered(RisiKo()) as kind:
+        yield kind.key
+
+
+def test_an_event_and_a_ladder_of_risiko_take_a_board_of_risiko(
+    anna: Any, league_a: League, risiko: str
+) -> None:
+    client = signed_in(anna)
+    page = client.get(EVENT_ADD).content.decode()
+    assert '<optgroup label="RisiKo">' in page and '<optgroup label="World War 5">' in page
+
+    wrong = client.post(EVENT_ADD, {**settings_form(league_a), "kind": risiko})
+    assert wrong.status_code == 200 and "That is not a board of RisiKo." in wrong.content.decode()
+    assert not Tournament.objects.filter(name="Spring Cup").exists()
+
+    made = client.post(
+        EVENT_ADD, {**settings_form(league_a), "kind": risiko, "board": "classic", "table_size": 4}
+    )
+    assert made.status_code == 302, made.content.decode()[:2000]
+    event = Tournament.objects.get(name="Spring Cup")
+    assert event.kind == risiko and event.options["board"] == "classic"
+
+    ladder = client.post(
+        LADDER_ADD,
+        {**LADDER_FORM, "league": league_a.pk, "kind": risiko, "board": "classic"},
+    )
+    assert ladder.status_code == 302, ladder.content.decode()[:2000]
+    assert Ladder.objects.get(name="Admin ladder").kind == risiko
+
+
+def test_a_form_without_a_game_makes_the_sites_first(
+    anna: Any, league_a: League, second: str
+) -> None:
+    client = signed_in(anna)
+    response = client.post(EVENT_ADD, settings_form(league_a))
+    assert response.status_code == 302, response.content.decode()[:2000]
+    assert Tournament.objects.get(name="Spring Cup").kind == "ww5"

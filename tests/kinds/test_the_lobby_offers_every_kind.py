@@ -49,6 +49,7 @@ def signed_in(user: User) -> Client:
     return client
 
 
+@pytest.mark.usefixtures("only_world_war_5")
 def test_with_one_game_the_page_does_not_ask_which(alice: User) -> None:
     page = signed_in(alice).get(NEW).content.decode()
     assert "Start a new game of World War 5" in page

@@ -180,6 +180,7 @@ def test_a_ladder_plays_and_rates_its_own_game(
     assert [line["ladder"] for line in ladder_lines] == [ladder.pk]
 
 
+@pytest.mark.usefixtures("only_world_war_5")
 def test_with_one_game_the_pages_name_it_and_read_as_before(
     client: Client, alice: Any, bob: Any, league: League, anna: Any
 ) -> None:
