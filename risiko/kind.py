@@ -35,6 +35,19 @@ OPTIONS: dict[str, tuple[Any, ...]] = {
 HIDDEN_CARD = None
 
 
+class _Seated:
+    """A random source whose first ``n`` values (the start rolls, K6) are n, n - 1, …, 1:
+    the turn order of the seats as given, an event's seating deciding it."""
+
+    def __init__(self, source: Dice, n: int) -> None:
+        self.source, self.rolls = source, list(range(n, 0, -1))
+
+    def randint(self, a: int, b: int) -> int:
+        if self.rolls:
+            return self.rolls.pop(0)
+        return self.source.randint(a, b)
+
+
 def _dict(state: Any) -> Position:
     """A state as a position or view dict (a view is kept as it is)."""
     return state if isinstance(state, dict) else engine.dump_position(state)
@@ -146,15 +159,26 @@ class RisiKo(GameKind):
         rng: Dice,
         first: int | None = None,
     ) -> tuple[Any, list[Event]]:
-        # K6: the start rolls set the turn order (an event's seating does not).
+        """K6: the start rolls set the turn order; where an event's seating decides it
+        (``first``), the turn order is the seats' from that one on, and the start rolls are
+        the seating's (6, 5, 4, … in that order), so the record replays the same way."""
+        record: list[Event] = []
+        if first is not None:
+            players = list(players[first:]) + list(players[:first])
+            rng = _Seated(rng, len(players))
+            record.append({"type": "first_player", "player": players[0][0], "by": "seating"})
         drawn = engine.RecordingRandom(rng)
         state = engine.new_game(self._seats(players), self.check_options(options), drawn)
-        return state, [{"type": "setup", "rng": drawn.take()}]
+        return state, [{"type": "setup", "rng": drawn.take()}, *record]
 
     def start_again(
         self, players: Sequence[tuple[str, str]], options: Mapping[str, Any], record: list[Event]
     ) -> Any:
         values = next(e["rng"] for e in record if e.get("type") == "setup")
+        seated = next((e for e in record if e.get("type") == "first_player"), None)
+        if seated is not None:
+            at = [name for name, _ in players].index(seated["player"])
+            players = list(players[at:]) + list(players[:at])
         return engine.new_game(
             self._seats(players), self.check_options(options), engine.ListRandom(values)
         )
@@ -389,7 +413,12 @@ class RisiKo(GameKind):
         return describe.describe_move(action, player, events, names)
 
     def describe_start(self, record: Sequence[Event], names: Mapping[str, str]) -> list[str]:
-        return []
+        seated = next((e for e in record if e.get("type") == "first_player"), None)
+        if seated is None:
+            return []  # the start rolls' values are secret until the end (they deal too)
+        return [
+            f"{names.get(seated['player'], seated['player'])} goes first, as the event seated them."
+        ]
 
     def choices(self, state: Any, player: str, names: Mapping[str, str]) -> list[ChoiceGroup]:
         return describe.choices(_dict(state), player, names)

@@ -465,3 +465,24 @@ def test_a_player_plays_risiko_against_bots_from_the_lobby(
     assert game.kind == "risiko" and game.options["board"] == "classic"
     assert game.seats.filter(bot="greedy").count() == 2 and not game.is_public
     assert "alice" in game.seats.get(number=1).user.username
+
+
+def test_an_events_seating_decides_who_goes_first(
+    risiko: RisiKo, alice: User, bob: User, carol: User
+) -> None:
+    """K6, or the event's balanced first seat: the turn order is the seats' from that one
+    on, the start record says so, and the game replays from its record the same way."""
+    from games import selectors
+
+    seats = [services.TableSeat("", user=user) for user in (alice, bob, carol)]
+    with transaction.atomic():
+        game = services.create_table(
+            GameOptions(kind=risiko.key), seats, name="Seated", first_seat=1
+        )
+    game.refresh_from_db()
+
+    assert [p["name"] for p in game.position["players"]] == ["blue", "yellow", "red"]
+    assert game.start_record[-1] == {"type": "first_player", "player": "blue", "by": "seating"}
+    assert risiko.dump(selectors.replay(game)[0][1]) == game.position
+    shown = page(alice, reverse("games:detail", args=[game.pk]))
+    assert "goes first, as the event seated them." in shown
