@@ -486,3 +486,59 @@ def test_an_events_seating_decides_who_goes_first(
     assert risiko.dump(selectors.replay(game)[0][1]) == game.position
     shown = page(alice, reverse("games:detail", args=[game.pk]))
     assert "goes first, as the event seated them." in shown
+
+
+def at_war(risiko: RisiKo, users: tuple[User, User, User]) -> tuple[Game, str, str]:
+    """A war-die game in which the first player's war waits for its defender's answer:
+    (the game, the attacker, the defender)."""
+    seats = [services.TableSeat("", user=user) for user in users]
+    options = GameOptions(kind=risiko.key, rules={"battle": "war-die"})
+    with transaction.atomic():
+        game = services.create_table(options, seats, name="War night")
+    game.refresh_from_db()
+    placed(game, risiko)
+    first = risiko.deciders(risiko.load(game.position))[0]
+    reinforce = risiko.legal(risiko.load(game.position), first)[0]
+    services.submit_move(game.pk, user_of(game, first), reinforce, game.turn_number)
+    game.refresh_from_db()
+    spots = game.position["territories"]
+    board = risiko.load(game.position).board
+    origin, target = next(
+        (o, t)
+        for o in sorted(spots)
+        if spots[o]["owner"] == first and spots[o]["armies"] >= 3
+        for t in sorted(board.neighbors[o])
+        if spots[t]["owner"] != first
+    )
+    attack = f"attack {target} from {origin} cost 1"
+    services.submit_move(game.pk, user_of(game, first), attack, game.turn_number)
+    game.refresh_from_db()
+    return game, first, spots[target]["owner"]
+
+
+@pytest.mark.parametrize("leaving", ["attacker", "defender"])
+def test_a_war_survives_either_side_forfeiting(
+    risiko: RisiKo, alice: User, bob: User, carol: User, olga: User, leaving: str
+) -> None:
+    """K36, K39: the attacker forfeiting calls the war off and passes the turn; the
+    defender forfeiting reveals it with the default answer for their neutral armies."""
+    from games import selectors
+
+    game, attacker, defender = at_war(risiko, (alice, bob, carol))
+    assert game.position["turn"]["war"] is not None
+    player = attacker if leaving == "attacker" else defender
+    seat = game.seats.get(number=["red", "blue", "yellow"].index(player) + 1)
+
+    services.forfeit_seat(game.pk, olga, seat.pk, "admin", reason="a test")
+
+    game.refresh_from_db()
+    turn = game.position["turn"]
+    assert {"player": player, "how": "forfeit", "by": None} in game.position["out"]
+    if leaving == "attacker":
+        assert turn["player"] != attacker, "the turn passes"
+        assert game.moves.last().events[0] == {"type": "forfeit", "player": attacker}
+        assert any(e["type"] == "war_called_off" for e in game.moves.last().events)
+    else:
+        assert turn["war"] is None and turn["player"] == attacker, "the attacker goes on"
+        assert any(e["type"] == "war_revealed" for e in game.moves.last().events)
+    assert risiko.dump(selectors.replay(game)[-1][1]) == game.position
