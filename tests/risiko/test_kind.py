@@ -162,10 +162,25 @@ def test_no_reader_sees_another_players_objective_or_cards_while_the_game_runs(
     record = json.loads(page(None, reverse("games:record", args=[game.pk])))
     assert record["start"] == [], "the setup's values deal every secret"
     assert all(m["position"]["objectives"] == {} for m in record["moves"])
-    for mail in OutgoingMail.objects.filter(to_user=user_of(game, "blue")):
+    from games import digests
+    from tests.kinds.test_mails_of_another_kind import say
+
+    blue = user_of(game, "blue")
+    for command in ("board", "moves", "help"):  # the answers to replies by mail
+        say(game, blue, command)
+    assert OutgoingMail.objects.filter(to_user=blue, kind="reply").count() == 3
+    for mail in OutgoingMail.objects.filter(to_user=blue):
         text = mail.body_text + mail.body_html + json.dumps(mail.inline_spec)
         assert reds not in text, mail.kind
         assert '"deck":' not in text
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    told = digests.digest_games(
+        blue, game.started_at - timedelta(minutes=1), timezone.now() + timedelta(minutes=1)
+    )
+    assert told and reds not in str(told)
 
 
 def test_everything_shows_once_the_game_is_over(game: Game, risiko: RisiKo, olga: User) -> None:
