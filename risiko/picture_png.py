@@ -13,13 +13,13 @@ continents, borders and names) is drawn once per map and kept.
 
 from __future__ import annotations
 
-import io
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from typing import Any
 
 from PIL import Image, ImageColor, ImageDraw
 
+from games.pngpalette import encode
 from risiko.mapdata import MapData, load_map
 from risiko.picture_layout import (
     AREA_EDGE,
@@ -69,10 +69,6 @@ LEGEND_SPACING_PX = 22
 SWATCH_RADIUS_PX = 9
 DASH, GAP = 6, 5  # the wrap-around stubs
 COMPRESS_LEVEL = 6
-PALETTE_SIZE = 256
-# An adaptive palette entry this close (squared distance) to a painted colour is left
-# out: a colour is at most 3 * 3**2 = 27 away from its cache cell's corner.
-CLOSE = 4 * 27
 ATTACK_KEY = "attack"
 CONQUEST_KEY = "conquered"
 
@@ -91,13 +87,7 @@ def board_png(
     ``players`` and ``territories`` are read); ``names``: player name -> how to show
     them; ``marks``: the last move's attacks and conquests."""
     image = draw_board(position, names or {}, marks or Marks())
-    holder = Image.new("P", (1, 1))
-    holder.putpalette([v for color in _palette(image) for v in color])
-    out = io.BytesIO()
-    image.quantize(palette=holder, dither=Image.Dither.NONE).save(
-        out, "PNG", compress_level=COMPRESS_LEVEL
-    )
-    return out.getvalue()
+    return encode(image, painted(), COMPRESS_LEVEL)
 
 
 def painted() -> list[RGB]:
@@ -107,31 +97,6 @@ def painted() -> list[RGB]:
     colors |= {c for pair in CONTINENT_TINTS.values() for c in pair} | set(FALLBACK_TINT)
     colors |= {c for pair in PLAYER_COLOURS.values() for c in pair} | set(UNKNOWN_COLOUR)
     return sorted({rgb(c) for c in colors})
-
-
-def _palette(image: Image.Image) -> list[RGB]:
-    """A palette for ``image``: the painted colours exactly, then its smoothed edges.
-
-    As for World War 5's picture: Pillow maps a colour to the palette entry nearest the
-    corner of the 4×4×4 cell it falls in, so an adaptive entry too close to a painted
-    colour could take that colour's pixels; such entries are left out, and the painted
-    colours come first, which wins ties.
-    """
-    exact = painted()
-    adaptive = image.quantize(PALETTE_SIZE, Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
-    flat = adaptive.getpalette() or []
-    palette = list(exact)
-    seen = set(exact)
-    for i in range(0, len(flat), 3):
-        if len(palette) == PALETTE_SIZE:
-            break
-        r, g, b = flat[i : i + 3]
-        if (r, g, b) in seen:
-            continue
-        seen.add((r, g, b))
-        if all((r - er) ** 2 + (g - eg) ** 2 + (b - eb) ** 2 >= CLOSE for er, eg, eb in exact):
-            palette.append((r, g, b))
-    return palette
 
 
 def draw_board(position: Mapping[str, Any], names: Mapping[str, str], marks: Marks) -> Image.Image:

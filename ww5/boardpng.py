@@ -33,6 +33,7 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
+from games.pngpalette import encode, palette
 from ww5.boardlayout import NODE_RADIUS, BoardKey, geometry
 from ww5.boardmarks import RINGS, Marks, Path, key_lines, paths
 from ww5.boardpaint import (
@@ -73,10 +74,6 @@ LEGEND_MARGIN_PX = 12
 LEGEND_SPACING_PX = 18
 SWATCH_PX = 12
 DASH, GAP = 8, 6  # reconstructed routes, in layout units, as in the SVG
-PALETTE_SIZE = 256
-# An adaptive palette entry this close (squared distance) to a painted colour is left
-# out: see _palette. A colour is at most 3 * 3**2 = 27 away from its cache cell's corner.
-CLOSE = 4 * 27
 # zlib level for the PNG: compressing takes most of a call's time, and level 2 takes
 # under half as long as the default 6 for a file a sixth larger (a full board: about
 # 40 KB, against 34 KB).
@@ -106,7 +103,7 @@ def board_png(
         image.save(out, "PNG", compress_level=COMPRESS_LEVEL)
         return out.getvalue()
     painted = art.painted | colors | (COLORS if _marked(marks) else set())
-    return _encode(_compose(art, pieces, names, marks, indexed=False), painted)
+    return encode(_compose(art, pieces, names, marks, indexed=False), painted, COMPRESS_LEVEL)
 
 
 def warm_up() -> None:
@@ -180,7 +177,7 @@ class _Art:
         self.map_px = round(self.shape.height * SCALE)
         self.ground, self.base, self.painted = _draw_map(board, self.shape, self.map_px)
         sample = _palette_sample(self.base, sorted({rgb(c) for c in board.continent_colors}))
-        self.palette = _palette(sample, self.painted | COLORS)
+        self.palette = palette(sample, self.painted | COLORS)
         self.exact = frozenset(self.painted | COLORS) & frozenset(self.palette)  # kept exactly
         self.holder = Image.new("P", (1, 1))
         self.flat_palette = [v for color in self.palette for v in color]
@@ -447,39 +444,3 @@ def _palette_sample(base: Image.Image, colors: Iterable[RGB]) -> Image.Image:
         sample.paste(ring, (x, base.height + size))
         draw_swatch(sample, x + size + 4, baseline, kind)
     return sample
-
-
-def _palette(image: Image.Image, painted: set[RGB]) -> list[RGB]:
-    """A palette for ``image``: the painted colours exactly, then the smoothed edges.
-
-    Pillow maps a colour to the palette entry nearest the corner of the 4×4×4 cell the
-    colour falls in, so an adaptive entry too close to a painted colour could take that
-    colour's pixels: such entries are left out, and the painted colours come first,
-    which wins ties.
-    """
-    exact = sorted(painted)[:PALETTE_SIZE]
-    adaptive = image.quantize(PALETTE_SIZE, Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
-    flat = adaptive.getpalette() or []
-    palette = list(exact)
-    seen = set(exact)
-    for i in range(0, len(flat), 3):
-        if len(palette) == PALETTE_SIZE:
-            break
-        r, g, b = flat[i : i + 3]
-        if (r, g, b) in seen:
-            continue
-        seen.add((r, g, b))
-        if all((r - er) ** 2 + (g - eg) ** 2 + (b - eb) ** 2 >= CLOSE for er, eg, eb in exact):
-            palette.append((r, g, b))
-    return palette
-
-
-def _encode(image: Image.Image, painted: set[RGB]) -> bytes:
-    """PNG bytes of a true-colour picture, with a palette made for it (see _palette)."""
-    holder = Image.new("P", (1, 1))
-    holder.putpalette([v for color in _palette(image, painted) for v in color])
-    out = io.BytesIO()
-    image.quantize(palette=holder, dither=Image.Dither.NONE).save(
-        out, "PNG", compress_level=COMPRESS_LEVEL
-    )
-    return out.getvalue()

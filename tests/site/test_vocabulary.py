@@ -59,6 +59,7 @@ OWN: dict[str, dict[str, str]] = {
         "replyto": "signed reply addresses for a game's mails",
         "seen": "the one door through which readers see a game's position and moves",
         "wording": "the words every game shares, for the pages and the mails",
+        "pngpalette": "a board picture's PNG palette, which every game's mail picture shares",
     },
     "inbound": {
         "answers": "the mails answering a received message",
