@@ -42,6 +42,7 @@ from tests.games.factories import (
     seated_game,
 )
 from tests.kinds.registered import registered
+from tests.risiko.test_kind import at_war
 
 __all__ = ["alice", "bob", "carol", "clock", "dice", "olga"]
 
@@ -350,28 +351,12 @@ def test_a_war_commits_both_halves_under_war_n_and_reveals_them_to_both(
 ) -> None:
     """K39: the attack's cost and the defender's answer are sealed, decision war-<n>, n
     the attack's move number; both commitments go to both, and the reveal to both."""
-    game = table("War night", alice, bob, carol, battle="war-die")
-    for player in PLAYERS:
-        place(game, risiko, player)
-    first = risiko.deciders(risiko.load(game.position))[0]
+    game, first, defender_name = at_war(risiko, (alice, bob, carol))
     attacker = user_of(game, first)
-    reinforce = risiko.legal(risiko.load(game.position), first)[0]
-    services.submit_move(game.pk, attacker, reinforce, game.turn_number)
-    game.refresh_from_db()
-    assert not game.moves.get(number=game.turn_number).commitment, "a reinforcement is public"
-    spots = game.position["territories"]
-    board = risiko.load(game.position).board
-    origin, target = next(
-        (o, t)
-        for o in sorted(spots)
-        if spots[o]["owner"] == first and spots[o]["armies"] >= 3
-        for t in sorted(board.neighbors[o])
-        if spots[t]["owner"] != first
-    )
-    attack = f"attack {target} from {origin} cost 1"
-    services.submit_move(game.pk, attacker, attack, game.turn_number)
-    game.refresh_from_db()
-    defender_name = spots[target]["owner"]
+    attack = game.moves.get(number=game.turn_number).action
+    assert re.fullmatch(r"attack \S+ from \S+ cost 1", attack), "the attacker's sealed war"
+    reinforcement = game.moves.get(number=game.turn_number - 1)
+    assert not reinforcement.commitment, "a reinforcement is public"
     defender = user_of(game, defender_name)
     (third_name,) = set(PLAYERS) - {first, defender_name}
     third = user_of(game, third_name)

@@ -319,30 +319,10 @@ def test_a_war_cost_stays_sealed_from_everyone_but_the_attacker_until_the_reveal
     any page, record, mail or digest, until the defender's answer reveals it."""
     from games import digests
 
-    seats = [services.TableSeat("", user=user) for user in (alice, bob, carol)]
-    options = GameOptions(kind=risiko.key, rules={"battle": "war-die"})
-    with transaction.atomic():
-        game = services.create_table(options, seats, name="War night")
-    game.refresh_from_db()
-    placed(game, risiko)
-    first = risiko.deciders(risiko.load(game.position))[0]
+    game, first, defender = at_war(risiko, (alice, bob, carol))
     attacker = user_of(game, first)
-    reinforce = risiko.legal(risiko.load(game.position), first)[0]
-    services.submit_move(game.pk, attacker, reinforce, game.turn_number)
-    game.refresh_from_db()
-    spots = game.position["territories"]
-    board = risiko.load(game.position).board
-    origin, target = next(
-        (o, t)
-        for o in sorted(spots)
-        if spots[o]["owner"] == first and spots[o]["armies"] >= 3
-        for t in sorted(board.neighbors[o])
-        if spots[t]["owner"] != first
-    )
-    attack = f"attack {target} from {origin} cost 1"
-    services.submit_move(game.pk, attacker, attack, game.turn_number)
-    game.refresh_from_db()
-    defender = spots[target]["owner"]
+    attack = game.moves.get(number=game.turn_number).action
+    assert attack.endswith(" cost 1")
     assert risiko.deciders(risiko.load(game.position)) == (defender,), "the defender answers"
 
     since = game.started_at
