@@ -91,14 +91,13 @@ class ReasonForm(forms.Form):
     reason = reason_field()
 
 
-# The longest extension of a deadline at once; a longer one is made in steps.
-LONGEST_EXTENSION = timedelta(days=365)
-
-
 class ExtendForm(ReasonForm):
     extension = durations.DurationField(
         initial=timedelta(days=1),
-        validators=[MinValueValidator(options.MINUTE), MaxValueValidator(LONGEST_EXTENSION)],
+        validators=[
+            MinValueValidator(options.MINUTE),
+            MaxValueValidator(options.LONGEST_EXTENSION),
+        ],
         label="Add to the deadline",
         help_text=durations.HINT,
     )

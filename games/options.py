@@ -28,6 +28,8 @@ MINUTE = timedelta(minutes=1)
 # deadline would be years away, or past the last date the site can keep.
 MAX_TIME = timedelta(days=30)
 MAX_MISSED = 20
+# The longest an organiser extends a deadline at once; a longer one is made in steps.
+LONGEST_EXTENSION = timedelta(days=365)
 
 
 @dataclass(frozen=True)

@@ -15,6 +15,7 @@ from accounts.services import display_name
 from games import notify, wording
 from games.errors import GameError, StaleForm
 from games.models import Game, GameEvent, Move, Seat
+from games.options import LONGEST_EXTENSION
 from games.selectors import can_organise, decides_now, waiting_seats
 from games.services.clocks import arm_reminder, time_allowed
 from games.services.core import (
@@ -169,6 +170,9 @@ def extend_deadline(game_id: int, by: AbstractBaseUser, extra: timedelta, reason
             raise GameError("this game has no deadline running")
         if extra <= timedelta(0):
             raise GameError("an extension must be positive")
+        if extra > LONGEST_EXTENSION:
+            longest = wording.duration(LONGEST_EXTENSION)
+            raise GameError(f"an extension is at most {longest} at once")
         game.deadline += extra
         game.deadline_claimed_at = None
         arm_reminder(game, time_allowed(game, state_of(game)))

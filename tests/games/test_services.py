@@ -16,6 +16,7 @@ from django.utils import timezone
 
 from games import services
 from games.models import Game, Move, Seat
+from games.options import LONGEST_EXTENSION
 from games.services import GameError, NotYourDecision, StaleForm
 from tests.games.factories import (
     CASUAL_SETUP,
@@ -1020,6 +1021,24 @@ def test_an_extension_must_be_positive(duel: Game, olga: User, extra: timedelta)
 
     refused(lambda: services.extend_deadline(duel.pk, olga, extra), "an extension must be positive")
     assert snapshot(duel) == before
+
+
+def test_an_extension_past_the_longest_at_once_is_refused_by_the_service_too(
+    duel: Game, olga: User
+) -> None:
+    # Point 8: a duration an organiser types is bounded in the service, not only in the
+    # admin's form, so no caller saves a deadline the site cannot add to.
+    before = snapshot(duel)
+
+    for extra in (LONGEST_EXTENSION + timedelta(seconds=1), timedelta(days=999_999_999)):
+        refused(
+            lambda extra=extra: services.extend_deadline(duel.pk, olga, extra),
+            "an extension is at most 365 days at once",
+        )
+    assert snapshot(duel) == before
+    services.extend_deadline(duel.pk, olga, LONGEST_EXTENSION)  # the longest is allowed
+    duel.refresh_from_db()
+    assert duel.deadline == before["deadline"] + LONGEST_EXTENSION
 
 
 def test_a_game_without_a_running_deadline_cannot_be_extended(alice: User, olga: User) -> None:
