@@ -180,6 +180,22 @@ class GameKind(ABC):
         takes it again with the values drawn). None (the default): one action a reply."""
         return None
 
+    def holds_script(self, state: Any, player: str) -> bool:
+        """Whether the lines of the player's script that ``run_script`` reported "held"
+        still wait for another player's decision (RisiKo's war die, K39f); once not, the
+        server runs them with ``resume_script``."""
+        return False
+
+    def resume_script(
+        self, state: Any, player: str, text: str, rng: Dice
+    ) -> tuple[Any, list[dict[str, Any]], list[Event]]:
+        """Run the player's held lines ``text`` once the decision they waited for is in:
+        as ``run_script`` does, or, where the kind says they cannot go on, each line
+        "not-run" with its reason and the state unchanged (the default)."""
+        lines = [line for line in text.splitlines() if line.strip()]
+        why = "the game has moved on"
+        return state, [_not_run(line, why) for line in lines], []
+
     def needs_confirmation(self, state: Any, player: str, action: str) -> bool:
         """Whether the action is one a player confirms before it is applied (World War 5,
         R15: one that eliminates its own player)."""
@@ -592,3 +608,8 @@ def option_words(obj: Any, name: str) -> str:
     kind = _kinds.get(obj.kind)
     field = kind.options_fields().get(name) if kind is not None else None
     return str(dict(getattr(field, "choices", ())).get(value, value))
+
+
+def _not_run(line: str, why: str) -> dict[str, Any]:
+    """A script line's report entry for a line that was not run, and why."""
+    return {"line": line, "action": None, "status": "not-run", "why": why}

@@ -171,6 +171,11 @@ class Seat(models.Model):
     # One of several players whose decision, made at once and sealed from the others,
     # the game waits for (a single player's decision is the game's ``to_move``).
     deciding = models.BooleanField(default=False)
+    # The lines of this player's turn script held behind a decision of another player
+    # (RisiKo's war die, K39f), run once it is in; they may hold sealed costs, so they
+    # are this player's alone to see. ``held_source``: where the script came from.
+    held = models.TextField(blank=True, default="")
+    held_source = models.CharField(max_length=10, blank=True, default="")
     joined_at = models.DateTimeField(default=timezone.now)
 
     class Meta:

@@ -235,14 +235,21 @@ def queue_notice_mails(
 
 
 def queue_decision_mail(
-    game: Game, seat: Seat, state: Any, seats: list[Seat], move: Move | None = None
+    game: Game,
+    seat: Seat,
+    state: Any,
+    seats: list[Seat],
+    move: Move | None = None,
+    report: list[str] | None = None,
 ) -> None:
     """Tell the seat's player that a decision is theirs (at most once per decision).
     ``seats``: the game's seats, with their users' profiles; ``move``: the move that
-    made it due, which the picture marks."""
+    made it due, which the picture marks; ``report``: what the player's held script
+    lines did just before, line by line (K39f)."""
     if seat.user is None or not seat.user.email or seat.muted:
         return  # the context is not worth building
     context = decision_context(game, seat, state, seats)
+    context["report"] = report or []
     viewer = seen.seat_viewer(game, seat)
     events: list[Event] = []
     if move is not None:
@@ -257,6 +264,34 @@ def queue_decision_mail(
         picture_spec(game, context["names"], viewer, events),
         decision=True,
     )
+
+
+def queue_script_report(
+    game: Game,
+    seat: Seat,
+    state: Any,
+    seats: list[Seat],
+    report: list[dict[str, Any]],
+    move: Move | None,
+) -> None:
+    """Tell a player what their held script lines did once they ran (K39f): in the mail
+    that asks for the rest of their decision when it is still theirs, else in a mail of
+    its own, which says whose decision the game waits for."""
+    lines = [wording.report_line(entry) for entry in report]
+    if selectors.decides_now(game, seat):
+        queue_decision_mail(game, seat, state, seats, move, report=lines)
+        return
+    if seat.user is None or not seat.user.email:
+        return
+    context = {
+        "game": game,
+        "seat": seat,
+        "report": lines,
+        "waiting": selectors.waiting_sentence(game, seat, "", "The game now waits for {}"),
+        "link": game_url(game),
+    }
+    key = f"script-report:{game.pk}:{game.turn_number}:{seat.pk}:{seat.user_id}"
+    _queue(seat, "script-report", "script-report", context, key, decision=False)
 
 
 def queue_result_mails(game: Game, state: Any, seats: list[Seat]) -> None:

@@ -637,14 +637,7 @@ def _kind_refusal_status(refusal: Refused) -> int:
 
 def _report_lines(report: Sequence[Mapping[str, Any]]) -> list[tuple[bool, str]]:
     """A turn script's report in words, a line each, with whether the line was done."""
-    lines = []
-    for entry in report:
-        said = f"“{entry['line'].strip()}”: {entry['status'].replace('-', ' ')}"
-        if entry["action"] and entry["action"] != entry["line"].strip():
-            said += f" ({entry['action']})"
-        said += f", {entry['why']}" if entry["why"] else ""
-        lines.append((entry["status"] == "done", said))
-    return lines
+    return [(entry["status"] == "done", wording.report_line(entry)) for entry in report]
 
 
 def _report_messages(request: HttpRequest, report: Sequence[Mapping[str, Any]]) -> None:

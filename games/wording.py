@@ -40,6 +40,19 @@ def listing(items: Sequence[str], last: str = "and") -> str:
     return f"{', '.join(items[:-1])} {last} {items[-1]}"
 
 
+REPORT_WORDS = {"done": "done", "skipped": "skipped", "not-run": "not run", "held": "held"}
+
+
+def report_line(entry: Mapping[str, object]) -> str:
+    """One line of a turn script's report (``line``, ``action``, ``status``, ``why``),
+    in words: “place 5 mongolia”: done."""
+    line, action, status, why = entry["line"], entry["action"], entry["status"], entry["why"]
+    said = f"“{str(line).strip()}”: {REPORT_WORDS.get(str(status), status)}"
+    if action and action != str(line).strip():
+        said += f" ({action})"
+    return said + (f", {why}" if why else "")
+
+
 def duration(length: timedelta) -> str:
     """'2 days, 3 hours, 5 minutes', to the minute."""
     return durations.words(length) if length else "less than a minute"

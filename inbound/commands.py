@@ -6,11 +6,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 
-from games import replyto, selectors, services
+from games import replyto, selectors, services, wording
 from games.kinds import kind_of
 from games.models import Game, Move, Seat
 from inbound import answers
@@ -165,7 +164,7 @@ def _script(c: Context, now: datetime) -> Handled:
         text = f"Your turn was not accepted: {str(refusal).rstrip('. ')}. Nothing was changed."
         return _answer(c, Outcome.REFUSED, Answer([text], moves=True), str(refusal))
     game.refresh_from_db()
-    lines = [_report_line(entry) for entry in report]
+    lines = [wording.report_line(entry) for entry in report]
     if move is None:
         text = "No line of your reply could be done now. Nothing was changed."
         return _answer(c, Outcome.REFUSED, Answer([text], lines=lines, moves=True), "no line done")
@@ -175,16 +174,6 @@ def _script(c: Context, now: datetime) -> Handled:
         after=[answers.waiting_for(game, c.seat)],
     )
     return _answer(c, Outcome.APPLIED, answer, "", move=move)
-
-
-def _report_line(entry: dict[str, Any]) -> str:
-    """One line of a turn script's report, in words."""
-    line, action, status, why = entry["line"], entry["action"], entry["status"], entry["why"]
-    words = {"done": "done", "skipped": "skipped", "not-run": "not run", "held": "held"}
-    said = f"“{line.strip()}”: {words.get(status, status)}"
-    if action and action != line.strip():
-        said += f" ({action})"
-    return said + (f", {why}" if why else "")
 
 
 def _already(c: Context, mine: Move | None) -> Handled:

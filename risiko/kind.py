@@ -244,6 +244,36 @@ class RisiKo(GameKind):
         after, report, events = engine.run_script_with_events(state, player, text, rng)
         return after, [dict(line) for line in report], events
 
+    def holds_script(self, state: Any, player: str) -> bool:
+        """K39f: the player's script waits while the war of their attack is pending."""
+        turn = state.turn
+        return (
+            state.phase != "over"
+            and turn is not None
+            and turn.player == player
+            and turn.war is not None
+        )
+
+    def resume_script(
+        self, state: Any, player: str, text: str, rng: Dice
+    ) -> tuple[Any, list[dict[str, Any]], list[Event]]:
+        """K39f: the held lines run as a new script of the player once the war is
+        revealed, unless the game is over, the turn has ended or the reveal opened a
+        move-in: then each is "not-run" (the contract's turn scripts)."""
+        turn = state.turn
+        why = None
+        if state.phase == "over":
+            why = "the game is over"
+        elif turn is None or turn.player != player or player not in state.awaiting:
+            why = "the turn has ended"
+        elif turn.move_in is not None:
+            why = "waiting for your move-in"
+        if why is None:
+            return self.run_script(state, player, text, rng)
+        lines = [line.strip() for line in text.splitlines() if line.strip()]
+        report = [{"line": line, "action": None, "status": "not-run", "why": why} for line in lines]
+        return state, report, []
+
     def forfeit(self, state: Any, player: str) -> tuple[Any, list[Event]]:
         try:
             return engine.forfeit(state, player)

@@ -116,7 +116,7 @@ class Turn:
         return bonus * held if per_card else (bonus if held else 0)
 
     def may_attack(self) -> bool:
-        return self.step in ("reinforce", "attack") and not self.war_die
+        return self.step in ("reinforce", "attack")
 
     def attacks(self) -> dict[str, list[str]]:
         """Each own territory that may attack (2 armies or more) with the adjacent
@@ -186,13 +186,23 @@ class Turn:
                     "label": (
                         f"{territory(origin)} ({self.armies[origin]}) → "
                         f"{territory(target)} ({self.armies[target]})"
+                        + (
+                            f", who can pay up to {self._most_defence(target)}"
+                            if self.war_die
+                            else ""
+                        )
                     ),
                 }
                 for origin, targets in attacks.items()
                 for target in targets
             ]
             context["rows"] = list(range(1, ROWS + 1))
-            context["odds"] = [self._odds(origin, targets) for origin, targets in attacks.items()]
+            if self.war_die:
+                context["war_costs"] = list(range(MOST_WAR_COST + 1))
+            else:
+                context["odds"] = [
+                    self._odds(origin, targets) for origin, targets in attacks.items()
+                ]
             context["fortify"] = [
                 {
                     "value": f"{origin} {to}",
@@ -228,7 +238,11 @@ class Turn:
         return ", ".join(territory(c) if c != JOLLY else JOLLY for c in cards.split(", "))
 
     def _most_war_cost(self) -> int:
-        return min(MOST_WAR_COST, self.armies[self.view["turn"]["war"]["to"]] - 1)
+        return self._most_defence(self.view["turn"]["war"]["to"])
+
+    def _most_defence(self, target: str) -> int:
+        """K39b: the most a defender of ``target`` can pay now."""
+        return min(MOST_WAR_COST, self.armies[target] - 1)
 
     def _odds(self, origin: str, targets: Sequence[str]) -> dict[str, Any]:
         """The exact chances of attacking each target from ``origin`` now: until it
@@ -309,9 +323,9 @@ class Turn:
         if step == "reinforce":
             names.add("trade")
         if step in ("reinforce", "attack"):
+            parts = ("", "-cost") if self.war_die else ("", "-stop", "-k", "-dice")
             for i in range(1, ROWS + 1):
-                names |= {f"attack-{i}{part}" for part in ("", "-stop", "-k", "-dice", "-move")}
-                names.add(f"attack-{i}-m")
+                names |= {f"attack-{i}{part}" for part in (*parts, "-move", "-m")}
             names |= {"fortify", "fortify-n", "end"}
         if step == "move-in":
             names.add("move-in")
@@ -364,6 +378,14 @@ class Turn:
             if target not in attacks.get(origin, ()):
                 raise Refused(f"attack {i}: “{pair}” is not an attack you can make now")
             line = f"attack {target} from {origin}"
+            if self.war_die:
+                cost = self._war_cost(i, fields.get(f"attack-{i}-cost", ""))
+                if cost == "flag":
+                    lines.append(f"{line} flag")
+                    continue
+                line += f" cost {cost}"
+                lines.append(line + self._move_clause(i, fields))
+                continue
             dice = fields.get(f"attack-{i}-dice", "") or "3"
             if dice not in ("1", "2", "3"):
                 raise Refused(f"attack {i}: roll 1, 2 or 3 dice")
@@ -380,18 +402,31 @@ class Turn:
                 line += f" until {k} left"
             else:
                 raise Refused(f"attack {i}: stop once, when conquered, or with armies left")
-            move = fields.get(f"attack-{i}-move", "")
-            if move == "all":
-                line += " move all"
-            elif move == "some":
-                m = _number(fields.get(f"attack-{i}-m", ""), f"attack {i}'s armies to move in")
-                if not m:
-                    raise Refused(f"attack {i}: move in 1 army or more")
-                line += f" move {m}"
-            elif move:
-                raise Refused(f"attack {i}: move all in, some, or choose after the conquest")
-            lines.append(line)
+            lines.append(line + self._move_clause(i, fields))
         return lines
+
+    def _war_cost(self, i: int, typed: str) -> str:
+        """K39a: an attack's sealed war cost, 0 to 11 (the engine checks it against the
+        origin's armies when the line runs), or a white flag."""
+        if typed == "flag":
+            return "flag"
+        cost = _number(typed, f"attack {i}'s war cost")
+        if cost is None or cost > MOST_WAR_COST:
+            raise Refused(f"attack {i}: a war cost between 0 and {MOST_WAR_COST}, or a flag (K39a)")
+        return str(cost)
+
+    def _move_clause(self, i: int, fields: Mapping[str, str]) -> str:
+        move = fields.get(f"attack-{i}-move", "")
+        if move == "all":
+            return " move all"
+        if move == "some":
+            m = _number(fields.get(f"attack-{i}-m", ""), f"attack {i}'s armies to move in")
+            if not m:
+                raise Refused(f"attack {i}: move in 1 army or more")
+            return f" move {m}"
+        if move:
+            raise Refused(f"attack {i}: move all in, some, or choose after the conquest")
+        return ""
 
     def _fortify_line(self, fields: Mapping[str, str]) -> str:
         pair = fields.get("fortify", "")

@@ -306,6 +306,11 @@ def store_position(
     revealed = _revealed(game, sealed_before) if announce else []
     phase = kind.phase(state)
     due = [seat_named(game, name) for name in kind.deciders(state)] if phase != OVER else []
+    # Held script lines whose wait is over run after this change (K39f): their player's
+    # mail comes with their report instead of a prompt sent now.
+    ready = [s for s in seats if s.held and not kind.holds_script(state, s.player_name)]
+    if not announce:
+        ready = []
     after = {s.pk for s in due}
     # The same decision goes on, its clock running: after a change that is no one's
     # decision (a forfeit) that leaves it to the same players, or once one of several
@@ -333,20 +338,49 @@ def store_position(
     if continuing:
         game.save(update_fields=STORED_FIELDS)
         _queue_mails(game, state, move, [], decision_due=False, revealed=revealed)
-        return
-    if phase == OVER:
+    elif phase == OVER:
         game.grace_used = False
         game.deadline_claimed_at = None
         finish_game(game, now, state=state, announce=announce)
         _queue_mails(game, state, move, [], revealed=revealed)
-        return
-    game.status = Game.Status.PLAY if phase == PLAY else Game.Status.SETUP
-    game.decision_turn = game.turn_number
-    start_clock(game, state, now, due)
-    game.grace_used = False  # a new decision, with its own grace
-    game.deadline_claimed_at = None
-    game.save(update_fields=STORED_FIELDS)
-    _queue_mails(game, state, move, due, revealed=revealed)
+    else:
+        game.status = Game.Status.PLAY if phase == PLAY else Game.Status.SETUP
+        game.decision_turn = game.turn_number
+        start_clock(game, state, now, due)
+        game.grace_used = False  # a new decision, with its own grace
+        game.deadline_claimed_at = None
+        game.save(update_fields=STORED_FIELDS)
+        prompted = [seat for seat in due if seat not in ready]
+        _queue_mails(game, state, move, prompted, revealed=revealed)
+    for seat in ready:
+        run_held(game, seat)
+
+
+def hold_lines(seat: Seat, report: list[dict[str, Any]], source: str) -> None:
+    """Keep the lines of a script that ``report`` says are held (K39f) for the seat's
+    player, with where they came from, until the decision they wait for is in."""
+    seat.held = "\n".join(str(line["line"]) for line in report if line["status"] == "held")
+    seat.held_source = source if seat.held else ""
+    seat.save(update_fields=["held", "held_source"])
+
+
+def run_held(game: Game, seat: Seat) -> None:
+    """Run the seat's held script lines now that what they waited for is in, as a new
+    script of its player (K39f): the lines done are one move; lines that hold again are
+    kept; the player is told what each line did, in the mail that asks for the rest of
+    their turn when it is still theirs."""
+    text, source = seat.held, seat.held_source or Move.Source.WEB
+    rolls = RecordingDice(dice())
+    after, report, events = kind_of(game).resume_script(
+        state_of(game), seat.player_name, text, rolls
+    )
+    hold_lines(seat, report, source)
+    done = [str(line["action"]) for line in report if line["status"] == "done"]
+    move = None
+    if done:
+        move = log_move(game, seat, "; ".join(done), rolls.rolled, events, source, seat.user)
+        store_position(game, after, move.created_at, decided_by=seat, move=move)
+    notify.queue_script_report(game, seat, state_of(game), seats_of(game), report, move)
 
 
 def _sealed_candidates(game: Game, move: Move | None) -> set[str]:

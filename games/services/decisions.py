@@ -21,6 +21,7 @@ from games.services.core import (
     RecordingDice,
     current_time,
     dice,
+    hold_lines,
     lock_game,
     log_move,
     play_bots_after_commit,
@@ -128,6 +129,7 @@ def submit_script(
         done = [str(line["action"]) for line in report if line["status"] == "done"]
         if not done:
             return None, report
+        hold_lines(seat, report, source)
         move = log_move(game, seat, "; ".join(done), rolls.rolled, events, source, user)
         store_position(game, after, move.created_at, decided_by=seat, move=move)
         play_bots_after_commit(game)
