@@ -367,6 +367,14 @@ class RisiKo(GameKind):
                         "at": move["at"],
                     }
                 )
+            if move.get("commitment"):  # K38: the sealed action, a script's last line
+                moves[-1].update(
+                    {
+                        "decision": move["decision"],
+                        "nonce": move.get("nonce", ""),
+                        "commitment": move["commitment"],
+                    }
+                )
             before = _full(move["position"])
         return {
             "format": "risiko-record/1",
@@ -420,12 +428,12 @@ class RisiKo(GameKind):
         return {wars[-1]["defender"]} - out if wars else set()  # the attack: its defender
 
     def commitment(self, game: str, decision: str, player: str, action: str, nonce: bytes) -> str:
-        return engine.commitment(game, decision, player, action, nonce)
+        return engine.commitment(game, decision, player, sealed_line(action), nonce)
 
     def commitment_text(
         self, game: str, decision: str, player: str, action: str, nonce_hex: str
     ) -> str:
-        return "|".join((PREFIX, game, decision, player, action, nonce_hex))
+        return "|".join((PREFIX, game, decision, player, sealed_line(action), nonce_hex))
 
     def sealed_words(self, decision: str) -> str:
         return "placement" if decision == PLACEMENT_DECISION else "war decision"
@@ -592,6 +600,13 @@ def _lines_of(
         state, _ = engine.apply_action(state, player, line, values)
         lines.append((line, list(drawn[start : values.position])))
     return lines
+
+
+def sealed_line(action: str) -> str:
+    """The sealed action a move commits to (K38, K39): the move's action, or, for a turn
+    sent at once that opened a war, its last line (the attack; the lines before it are
+    open actions)."""
+    return action.split("; ")[-1]
 
 
 def _sealed_placement(position: Position) -> bool:

@@ -290,3 +290,49 @@ def test_a_war_cost_out_of_range_on_the_form_is_refused_and_changes_nothing(
         assert "war cost" in response.content.decode()
     assert game.moves.count() == before
     assert seat_of(game, attacker).held == ""
+
+
+def test_the_finished_records_sealed_lines_carry_commitments_anyone_can_check(
+    risiko: RisiKo, alice: User, bob: User, carol: User, olga: User
+) -> None:
+    """K37, K38: in the record of a finished war-die game each sealed action (the
+    placements, a war's attack, even as the last line of a turn sent at once, and its
+    answer) carries its decision, nonce and commitment, and H recomputes from them."""
+    import json
+
+    from django.urls import reverse
+
+    from risiko import engine
+
+    seats = [services.TableSeat("", user=user) for user in (alice, bob, carol)]
+    options = GameOptions(kind=risiko.key, rules={"battle": "war-die"})
+    with transaction.atomic():
+        game = services.create_table(options, seats, name="War night")
+    game.refresh_from_db()
+    placed(game, risiko)
+    attacker, origin, target, defender = front(game, risiko, armies=1)
+    place = f"place {game.position['turn']['pool']} {origin}"
+    script = f"{place}\nattack {target} from {origin} cost 1 move 1\nend"
+    services.submit_script(game.pk, user_of(game, attacker), script, game.turn_number)
+    answer(game, defender, "war cost 0")
+    services.abandon_game(game.pk, olga, reason="the players agreed to stop")
+    game.refresh_from_db()
+
+    record = json.loads(page(None, reverse("games:record", args=[game.pk])))["record"]
+
+    sealed = [m for m in record["moves"] if "commitment" in m]
+    assert [m["decision"] for m in sealed].count("placement") == 3
+    attack = f"attack {target} from {origin} cost 1 move 1"
+    wars = [m for m in sealed if m["decision"].startswith("war-")]
+    assert [m["action"] for m in wars] == [attack, "war cost 0"]
+    assert wars[0]["decision"] == wars[1]["decision"]
+    for move in sealed:
+        assert engine.verify_commitment(
+            move["commitment"],
+            record["game"],
+            move["decision"],
+            move["player"],
+            move["action"],
+            move["nonce"],
+        ), move
+    assert [m["action"] for m in record["moves"]][-4:] == [place, attack, "war cost 0", "end"]
