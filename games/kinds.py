@@ -334,6 +334,13 @@ class GameKind(ABC):
     # The text whose SHA-256 hex digest is a commitment, in words with its parts named,
     # for the reveal's mails: "risiko-sealed-v1|<game id>|…" (default: none).
     commitment_format: ClassVar[str] = ""
+    # The first part of the text a sealed action's commitment hashes (RisiKo's
+    # "risiko-sealed-v1"), given in records so anyone can recompute it; "" for none.
+    commitment_prefix: ClassVar[str] = ""
+
+    def sealed_text(self, action: str) -> str:
+        """The text of a move's action that its commitment covers (the whole action)."""
+        return action
 
     def sealed_words(self, decision: str) -> str:
         """A sealed decision in words, for the receipts: "placement" (default: "decision")."""

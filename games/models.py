@@ -111,6 +111,17 @@ class Game(models.Model):
     grace_used = models.BooleanField(default=False)
     paused_at = models.DateTimeField(null=True, blank=True)
     start_record = models.JSONField(default=list, blank=True)
+    # Verifiable dice (games.core.fairdice): the secret seed, encrypted (games.services.dice
+    # alone reads it); its commitment, public from the start; the players' words combined
+    # (P), fixed at the first number; how many numbers the game has drawn; the start's
+    # numbers' ranges; and the seed itself once the game is over. Empty: a game made
+    # before seeds, whose dice came from the system's generator.
+    dice_seed = models.TextField(blank=True, default="", editable=False)
+    dice_commitment = models.CharField(max_length=64, blank=True, default="", editable=False)
+    dice_players_hash = models.CharField(max_length=64, blank=True, default="", editable=False)
+    dice_drawn = models.PositiveIntegerField(default=0, editable=False)
+    dice_start = models.JSONField(default=list, blank=True, editable=False)
+    dice_revealed = models.CharField(max_length=64, blank=True, default="", editable=False)
     winner = models.ForeignKey(
         "Seat", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
@@ -176,6 +187,8 @@ class Seat(models.Model):
     # are this player's alone to see. ``held_source``: where the script came from.
     held = models.TextField(blank=True, default="")
     held_source = models.CharField(max_length=10, blank=True, default="")
+    # The player's own words for the game's dice, added before its first number (P).
+    dice_words = models.CharField(max_length=200, blank=True, default="")
     joined_at = models.DateTimeField(default=timezone.now)
 
     class Meta:
@@ -227,6 +240,10 @@ class Move(models.Model):
         max_length=4000, help_text="Canonical notation, or 'forfeit <player>'"
     )
     dice = models.JSONField(default=list, blank=True)
+    # The game's counter of the first of ``dice`` (null when the move drew none, or for a
+    # game made before seeds), and each value's range [low, high] (games.core.fairdice).
+    dice_from = models.PositiveIntegerField(null=True, blank=True)
+    dice_ranges = models.JSONField(default=list, blank=True)
     events = models.JSONField(default=list, blank=True)
     source = models.CharField(max_length=10, choices=Source)
     # The person who held the seat when the move was made: a seat an organiser later gave

@@ -76,7 +76,7 @@ def move_line(game: Game, move: seen.SeenMove, names: Mapping[str, str]) -> str:
     """One logged move of the game in words, as its reader may see it, on one line:
     "12. … rolls …; … retreats …"."""
     words = kind_of(game).describe_move(game.options, move.action, move.player, move.events, names)
-    parts = [words.action, words.dice, *words.followed]
+    parts = [words.action, seen.dice_said(words.dice, move), *words.followed]
     if move.commitment:  # a sealed action's commitment is public (K38)
         parts.append(f"(Commitment {move.commitment}.)")
     return f"{move.number}. " + " ".join(p for p in parts if p)
@@ -301,7 +301,14 @@ def queue_result_mails(game: Game, state: Any, seats: list[Seat]) -> None:
     seats = sorted(seats, key=lambda s: (s.rank or 99, s.number))
     for seat in seats:
         if seat.user is not None and _wants_events(seat.user):
-            context = {"game": game, "seat": seat, "seats": seats, "names": names}
+            context = {
+                "game": game,
+                "seat": seat,
+                "seats": seats,
+                "names": names,
+                "record_link": settings.SITE_URL.rstrip("/")
+                + reverse("games:record", args=[game.pk]),
+            }
             _queue(seat, "game-over", "game_over", context, f"game-over:{game.pk}:{seat.pk}")
 
 
@@ -398,6 +405,7 @@ def queue_event_mails(game: Game, move: Move, state: Any, seats: list[Seat]) -> 
             "game": game,
             "seat": seat,
             "words": words,
+            "counters": shown.dice_counters,
             "number": move.number,
             "attacked": seat.player_name in touched,
             "link": game_url(game),

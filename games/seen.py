@@ -19,6 +19,7 @@ from typing import Any
 from django.contrib.auth.models import AbstractBaseUser
 
 from games import selectors, wording
+from games.core import fairdice
 from games.kinds import EVERYONE, SPECTATOR, Event, Position, Viewer, kind_of
 from games.models import Game, GameEvent, Move, Seat
 
@@ -91,6 +92,19 @@ class SeenMove:
     decision: str = ""
     commitment: str = ""
     nonce: str = ""
+    # The game's counters of the numbers the move drew (verifiable dice): the first (None
+    # when it drew none) and how many; their ranges where the reader sees the values.
+    dice_from: int | None = None
+    dice_count: int = 0
+    dice_ranges: list[list[int]] | None = None
+
+    @property
+    def dice_counters(self) -> str:
+        """ "#118–#123", "#7" or "" for a move that drew nothing."""
+        if self.dice_from is None or not self.dice_count:
+            return ""
+        last = self.dice_from + self.dice_count - 1
+        return f"#{self.dice_from}" if last == self.dice_from else f"#{self.dice_from}–#{last}"
 
     def get_source_display(self) -> str:  # as the model's, for templates
         return self.source_name
@@ -117,12 +131,13 @@ def move(
             reader = EVERYONE  # revealed: the whole action, as the reveal told everyone
         if reader.everything or player == viewer.player:
             nonce = row.nonce
+    dice = kind.dice_for(list(row.dice), player, viewer, row.events)
     return SeenMove(
         number=row.number,
         seat_id=row.seat_id,
         player=player,
         action=kind.action_for(row.action, player, reader, row.events),
-        dice=kind.dice_for(list(row.dice), player, viewer, row.events),
+        dice=dice,
         events=kind.events_for(row.events, viewer),
         source=row.source,
         source_name=row.get_source_display(),
@@ -130,7 +145,18 @@ def move(
         decision=row.decision,
         commitment=row.commitment,
         nonce=nonce,
+        dice_from=row.dice_from,
+        dice_count=len(row.dice),
+        dice_ranges=list(row.dice_ranges) if dice == list(row.dice) else None,
     )
+
+
+def dice_said(words: str, shown: SeenMove) -> str:
+    """A move's dice in words with their counters in the game's stream, so that a gap
+    or a reorder shows at once: "rolls 6, 3 (dice #118–#119)"; nothing where the reader
+    sees no dice."""
+    counters = shown.dice_counters
+    return f"{words} (dice {counters})" if words and counters else words
 
 
 def _players(game: Game, seats: list[Seat] | None) -> dict[int, str]:
@@ -214,6 +240,9 @@ def game_record(game: Game, viewer: Viewer) -> dict[str, Any]:
             entry["commitment"] = shown.commitment
             if shown.nonce:
                 entry["nonce"] = shown.nonce
+                entry["sealed_action"] = kind.sealed_text(shown.action)
+        entry["dice_from"] = shown.dice_from
+        entry["dice_ranges"] = shown.dice_ranges if shown.dice_ranges is not None else []
         moves.append(entry)
     record = {
         "game": game.pk,
@@ -237,12 +266,48 @@ def game_record(game: Game, viewer: Viewer) -> dict[str, Any]:
         "status": game.status,
         "winner": game.winner.player_name if game.winner else None,
         "corrected": _correction(game),
+        "dice": dice_record(game, seats, viewer),
     }
+    if kind.commitment_prefix:
+        record["sealed_prefix"] = kind.commitment_prefix
     if viewer.everything and not game.is_active:
         own = kind.export_record(record)
         if own is not None:
             record["record"] = own  # the kind's own format, once everything is public
     return record
+
+
+def dice_record(game: Game, seats: list[Seat], viewer: Viewer) -> dict[str, Any] | None:
+    """The game's verifiable dice as ``viewer`` may see them: the commitment, the players'
+    words and their hash once fixed, the start's numbers (their values to whom sees the
+    start), the counter, and the seed once the game is over; None for a game made
+    before seeds."""
+    if not game.dice_commitment:
+        return None
+    fixed = bool(game.dice_players_hash)
+    start = [list(draw) for draw in game.dice_start]
+    return {
+        "version": fairdice.VERSION,
+        "game": str(game.pk),
+        "commitment": game.dice_commitment,
+        "words": [{"seat": s.number, "words": s.dice_words} for s in seats] if fixed else [],
+        "players_hash": game.dice_players_hash or None,
+        "start": {
+            "from": 1 if start else None,
+            "ranges": [draw[:2] for draw in start],
+            "values": [draw[2] for draw in start] if _sees_start(game, viewer) else [],
+        },
+        "drawn": game.dice_drawn,
+        "seed": game.dice_revealed or None,
+    }
+
+
+def _sees_start(game: Game, viewer: Viewer) -> bool:
+    """Whether the reader may see the numbers of the game's start (its kind's rule for
+    its start record: World War 5's rolls are public, RisiKo's deal is not)."""
+    return viewer.everything or kind_of(game).start_for(game.start_record, viewer) == list(
+        game.start_record
+    )
 
 
 def _correction(game: Game) -> dict[str, Any] | None:

@@ -19,6 +19,7 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("<int:pk>/leave/", views.leave, name="leave"),
     path("<int:pk>/resign/", views.resign, name="resign"),
     path("<int:pk>/mute/", views.mute, name="mute"),
+    path("<int:pk>/dice/", views.dice_words, name="dice_words"),
     path("<int:pk>/start/", views.start, name="start"),
     path("<int:pk>/cancel/", views.cancel, name="cancel"),
     path("<int:pk>/bots/", views.add_bot, name="add_bot"),

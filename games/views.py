@@ -424,7 +424,7 @@ def _outcome(
     if move is None:
         return None
     words = kind_of(game).describe_move(game.options, move.action, move.player, move.events, names)
-    parts = (words.action, words.dice, *words.followed)
+    parts = (words.action, seen.dice_said(words.dice, move), *words.followed)
     lines = [wording.sentence(part) for part in parts if part]
     return {"move": move, "lines": lines, "now": now_waiting(game, me)}
 
@@ -497,6 +497,7 @@ def _game_context(
         "move_form": MoveForm(),
         "pending_retreat": kind.is_reply(state) if state is not None else False,
         "reply_words": kind.reply_words,
+        "dice": seen.dice_record(game, seats, viewer),
         **_result_context(game, seats),
         **_position_context(game, position, names, last_events, seats),
     }
@@ -709,6 +710,20 @@ def mute(request: HttpRequest, pk: int) -> HttpResponse:
                 "a notice when a deadline of yours passes."
             )
         return f"You get mail about “{game}” again."
+
+    return _service_post(request, pk, act)
+
+
+@require_POST
+@sign_in_first
+def dice_words(request: HttpRequest, pk: int) -> HttpResponse:
+    def act(game: Game) -> str:
+        seat = services.set_dice_words(game.pk, request.user, request.POST.get("words", ""))
+        if not seat.dice_words:
+            return "You added no words to the dice: the site's seed alone will roll them."
+        return (
+            "Your words are added to the dice: they will roll from the seed and everyone's words."
+        )
 
     return _service_post(request, pk, act)
 

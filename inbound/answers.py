@@ -231,7 +231,8 @@ def move_lines(game: Game, move: Move, seat: Seat) -> list[str]:
     words = kind_of(game).describe_move(
         game.options, shown.action, shown.player, shown.events, names
     )
-    return [wording.sentence(part) for part in (words.action, words.dice, *words.followed) if part]
+    parts = (words.action, seen.dice_said(words.dice, shown), *words.followed)
+    return [wording.sentence(part) for part in parts if part]
 
 
 def phrase(game: Game, action: str) -> str:

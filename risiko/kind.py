@@ -427,6 +427,11 @@ class RisiKo(GameKind):
         wars = [e for e in events if e.get("type") == "war" and e.get("player") == player]
         return {wars[-1]["defender"]} - out if wars else set()  # the attack: its defender
 
+    commitment_prefix: ClassVar[str] = PREFIX
+
+    def sealed_text(self, action: str) -> str:
+        return sealed_line(action)
+
     def commitment(self, game: str, decision: str, player: str, action: str, nonce: bytes) -> str:
         return engine.commitment(game, decision, player, sealed_line(action), nonce)
 

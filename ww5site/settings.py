@@ -193,6 +193,12 @@ ACCOUNT_LOGOUT_ON_GET = False
 ACCOUNT_LOGOUT_REDIRECT_URL = "home"
 ACCOUNT_USER_DISPLAY = "accounts.services.display_name"
 ACCOUNT_ADAPTER = "accounts.adapter.AccountAdapter"
+# DICE_SEED_KEYS: the keys (Fernet, comma-separated; the first encrypts, every one
+# decrypts, for a rotation) that encrypt each game's dice seed at rest. Unset: one key
+# derived from SECRET_KEY (games.services.seeds), so a changed secret key leaves the
+# seeds of running games unreadable: set these in production.
+DICE_SEED_KEYS = [k.strip() for k in os.environ.get("DICE_SEED_KEYS", "").split(",") if k.strip()]
+
 # GAME_KINDS: the games the site runs besides World War 5, which it always runs, by their
 # keys, comma-separated ("risiko", the default, runs RisiKo; empty: World War 5 alone).
 GAME_KINDS = [

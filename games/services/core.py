@@ -32,6 +32,7 @@ from games import notify, selectors
 from games.errors import GameError
 from games.kinds import OVER, PLAY, Refused, competition_ranks, kind_of
 from games.models import Game, Move, Seat
+from games.services import seeds
 from games.services.clocks import charge_clock, start_clock
 from games.signals import ABANDONED, ADJUDICATED, DRAW, WIN, Finish, game_finished
 from ww5site import rows
@@ -40,19 +41,34 @@ MIN_SEATS, MAX_SEATS = 2, 6
 
 
 class _Sources:
-    """Where the services' dice and time come from: the operating system's generator
-    (start rolls, random homes, combat) and the real clock, unless a test sets others."""
+    """Where the services' dice and time come from: each game's own verifiable stream
+    (``games.services.dice``: start rolls, random homes, combat, deals, bots' choices)
+    and the real clock, unless a test sets others."""
 
     def __init__(self) -> None:
-        self.dice: random.Random = random.SystemRandom()
+        self.dice: random.Random | None = None  # a test's dice, for every game
         self.clock: Callable[[], datetime] = timezone.now
 
 
 _sources = _Sources()
+_system = random.SystemRandom()
 
 
 def dice() -> random.Random:
-    return _sources.dice
+    """The dice a test set for every game, else the operating system's generator (for
+    what no game's stream draws)."""
+    return _sources.dice or _system
+
+
+def game_dice(game: Game, seats: list[Seat] | None = None) -> seeds.Recorded:
+    """Where the game's next numbers come from (its stream, unless a test set the
+    services' dice), kept with their ranges and counters for the move."""
+    return seeds.stream(game, seats if seats is not None else seats_of(game), _sources.dice)
+
+
+def bot_random(game: Game) -> random.Random:
+    """The source of a bot's choices for the game's next move (from its seed)."""
+    return seeds.bot_random(game, game.turn_number + 1, _sources.dice)
 
 
 def current_time() -> datetime:
@@ -60,8 +76,11 @@ def current_time() -> datetime:
 
 
 def use_dice(source: random.Random) -> random.Random:
-    """Roll the services' dice with ``source`` from now on; returns the one it replaces."""
-    previous, _sources.dice = _sources.dice, source
+    """Roll the services' dice with ``source`` from now on, for every game; returns the
+    one it replaces (the operating system's generator, given back, means each game's
+    own stream again)."""
+    previous = _sources.dice or _system
+    _sources.dice = None if source is _system else source
     return previous
 
 
@@ -69,19 +88,6 @@ def use_clock(clock: Callable[[], datetime]) -> Callable[[], datetime]:
     """Read the services' time from ``clock`` from now on; returns the one it replaces."""
     previous, _sources.clock = _sources.clock, clock
     return previous
-
-
-class RecordingDice:
-    """A dice source that keeps every value it gives, for the move log (R30)."""
-
-    def __init__(self, source: random.Random) -> None:
-        self.source = source
-        self.rolled: list[int] = []
-
-    def randint(self, a: int, b: int) -> int:
-        value = self.source.randint(a, b)
-        self.rolled.append(value)
-        return value
 
 
 @dataclass
@@ -192,9 +198,9 @@ def record_move(
 ) -> Move:
     """Apply a legal canonical action with fair dice, log it with its dice and store the
     new position; the next decision's time runs from ``now`` (default: the move's time)."""
-    rolls = RecordingDice(dice())
+    rolls = game_dice(game)
     after, events = kind_of(game).apply(state, seat.player_name, action, rolls)
-    move = log_move(game, seat, action, rolls.rolled, events, source, actor)
+    move = log_move(game, seat, action, rolls.rolled, events, source, actor, drawn=rolls)
     store_position(game, after, now or move.created_at, decided_by=seat, move=move)
     return move
 
@@ -208,12 +214,14 @@ def log_move(
     source: str,
     actor: AbstractBaseUser | None,
     sealable: bool = True,
+    drawn: seeds.Recorded | None = None,
 ) -> Move:
     """Write the move row (its action, dice and events, its number the next turn's) and
     advance the game's turn number; the position is the caller's to store (the game's
     stored position is still the one before the move). A sealed action (the kind's
     ``sealed_decision``; never a forfeit: ``sealable`` off) carries its commitment, and
-    its receipt and the news of it are queued (K38)."""
+    its receipt and the news of it are queued (K38). ``drawn``: where ``dice`` came from,
+    whose counters the move keeps and the game's counter moves on by."""
     # The unique (game, number) constraint backs up the row lock: were the lock ever
     # bypassed, the second insert fails and its whole transaction rolls back. Written
     # by the rows helper: every decision writes one, and nothing listens for its save.
@@ -229,6 +237,10 @@ def log_move(
         actor=actor,
         created_at=current_time(),
     )
+    if drawn is not None and drawn.rolled:
+        move.dice_from = drawn.first
+        move.dice_ranges = [list(span) for span in drawn.ranges]
+        game.dice_drawn = drawn.drawn
     told = _commit(game, move) if sealable and game.position is not None else None
     rows.insert(move)
     game.turn_number = move.number
@@ -274,10 +286,13 @@ STORED_FIELDS = [
     "clock_started_at",
     "finished_at",
     "winner",
+    "dice_drawn",
+    "dice_players_hash",
+    "dice_revealed",
 ]
 
 
-STARTED_FIELDS = ["seats_wanted", "start_record", "started_at"]
+STARTED_FIELDS = ["seats_wanted", "start_record", "started_at", "dice_start"]
 
 
 def store_position(
@@ -370,7 +385,7 @@ def run_held(game: Game, seat: Seat) -> None:
     kept; the player is told what each line did, in the mail that asks for the rest of
     their turn when it is still theirs."""
     text, source = seat.held, seat.held_source or Move.Source.WEB
-    rolls = RecordingDice(dice())
+    rolls = game_dice(game)
     after, report, events = kind_of(game).resume_script(
         state_of(game), seat.player_name, text, rolls
     )
@@ -378,7 +393,9 @@ def run_held(game: Game, seat: Seat) -> None:
     done = [str(line["action"]) for line in report if line["status"] == "done"]
     move = None
     if done:
-        move = log_move(game, seat, "; ".join(done), rolls.rolled, events, source, seat.user)
+        move = log_move(
+            game, seat, "; ".join(done), rolls.rolled, events, source, seat.user, drawn=rolls
+        )
         store_position(game, after, move.created_at, decided_by=seat, move=move)
     notify.queue_script_report(game, seat, state_of(game), seats_of(game), report, move)
 
@@ -440,6 +457,7 @@ def finish_game(
     game.finished_at = now
     game.deadline = None
     game.remind_at = None
+    seeds.reveal(game)  # over by any road: the seed is public
     if outcome == ABANDONED:
         game.status = Game.Status.ABANDONED
         game.to_move = None

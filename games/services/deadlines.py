@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import random
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -15,8 +14,8 @@ from games.models import Game, Move, Seat
 from games.selectors import ACTIVE, waiting_seats
 from games.services.clocks import arm_reminder, grace_time
 from games.services.core import (
+    bot_random,
     current_time,
-    dice,
     lock_game,
     log_move,
     play_bots_after_commit,
@@ -95,7 +94,7 @@ def handle_missed_decision(game_id: int, now: datetime | None = None) -> str:
         state = state_of(game)
         bot = next((seat for seat in waiting if seat.bot), None)
         if bot is not None:  # its task was lost: the bot decides now, held to nothing
-            action = kind.bots[bot.bot](state, bot.player_name, random.Random(dice().random()))
+            action = kind.bots[bot.bot](state, bot.player_name, bot_random(game))
             record_move(game, bot, state, action, Move.Source.BOT, None, now)
             play_bots_after_commit(game)
             return "bot move"
@@ -149,7 +148,7 @@ def _missed(game: Game, seat: Seat, state: Any, now: datetime) -> str:
         )
         store_position(game, after, now, move=move)
         return "forfeit"
-    action = kind.default_decision(state, seat.player_name, random.Random(dice().random()))
+    action = kind.default_decision(state, seat.player_name, bot_random(game))
     notify.queue_missed_mail(game, seat, "timeout move", action, state)
     key = kind.decision_key(game.position)
     record_move(game, seat, state, action, Move.Source.TIMEOUT, None, now)
@@ -163,7 +162,7 @@ def _missed(game: Game, seat: Seat, state: Any, now: datetime) -> str:
             or kind.decision_key(game.position) != key
         ):
             break
-        action = kind.default_decision(state, seat.player_name, random.Random(dice().random()))
+        action = kind.default_decision(state, seat.player_name, bot_random(game))
         record_move(game, seat, state, action, Move.Source.TIMEOUT, None, now)
     return "timeout move"
 

@@ -3,7 +3,6 @@ bots', played after commit until a person's decision is due."""
 
 from __future__ import annotations
 
-import random
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -18,9 +17,9 @@ from games.models import Game, Move, Seat
 from games.selectors import ACTIVE, decides_now, decision_open, waiting_names, waiting_seats
 from games.services.core import (
     Decision,
-    RecordingDice,
+    bot_random,
     current_time,
-    dice,
+    game_dice,
     hold_lines,
     lock_game,
     log_move,
@@ -121,7 +120,7 @@ def submit_script(
             )
         _check_waiting_for(game, seat)
         kind = kind_of(game)
-        rolls = RecordingDice(dice())
+        rolls = game_dice(game)
         ran = kind.run_script(state_of(game), seat.player_name, text, rolls)
         if ran is None:
             raise IllegalMove("this game takes one action at a time", "one action at a time")
@@ -130,7 +129,9 @@ def submit_script(
         if not done:
             return None, report
         hold_lines(seat, report, source)
-        move = log_move(game, seat, "; ".join(done), rolls.rolled, events, source, user)
+        move = log_move(
+            game, seat, "; ".join(done), rolls.rolled, events, source, user, drawn=rolls
+        )
         store_position(game, after, move.created_at, decided_by=seat, move=move)
         play_bots_after_commit(game)
         return move, report
@@ -163,7 +164,6 @@ def sweep_bots(now: datetime | None = None, limit: int = 1000) -> list[int]:
 def play_bot_turns(game_id: int, limit: int = 200) -> int:
     """Let bot seats make their decisions until a person's is due; returns how many."""
     played = 0
-    rng = random.Random(dice().random())
     while played < limit:
         with transaction.atomic():
             game = lock_game(game_id)
@@ -172,7 +172,7 @@ def play_bot_turns(game_id: int, limit: int = 200) -> int:
                 return played
             seat = bots[0]
             state = state_of(game)
-            action = kind_of(game).bots[seat.bot](state, seat.player_name, rng)
+            action = kind_of(game).bots[seat.bot](state, seat.player_name, bot_random(game))
             # no bots scheduled here: their loop is already running
             record_move(game, seat, state, action, Move.Source.BOT, None)
         played += 1

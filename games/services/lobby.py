@@ -19,13 +19,14 @@ from games.kinds import DEFAULT_KIND, UnknownKind, kind_named, kind_of
 from games.models import Game, Seat
 from games.options import GameOptions
 from games.selectors import can_see, organises_every_game
+from games.services import seeds
 from games.services.core import (
     MAX_SEATS,
     MIN_SEATS,
     STARTED_FIELDS,
     check_organiser,
     current_time,
-    dice,
+    game_dice,
     lock_game,
     play_bots_after_commit,
     seats_of,
@@ -76,6 +77,7 @@ def create_game(
             **options.fields(),
         )
         chosen = home if home_assignment == Game.HomeAssignment.CHOOSE else None
+        seeds.seal(game)
         Seat.objects.create(game=game, number=1, user=creator, home=check_home(game, chosen))
     return game
 
@@ -256,8 +258,9 @@ def start_seated_game(game: Game, first_seat: int | None = None) -> None:
     kind = kind_of(game)
     seats = list(game.seats.order_by("number"))
     roles = kind.seat_roles(game.options)
+    rolls = game_dice(game, seats)  # the players' words are in: the first number
     if roles and game.home_assignment == Game.HomeAssignment.RANDOM:
-        homes = dice().sample(list(roles), len(seats))
+        homes = rolls.sample(list(roles), len(seats))
         for seat, home in zip(seats, homes, strict=True):
             seat.home = home
         Seat.objects.bulk_update(seats, ["home"])
@@ -270,16 +273,40 @@ def start_seated_game(game: Game, first_seat: int | None = None) -> None:
         Seat.objects.bulk_update(seats, ["bank_left"])
     game.__dict__.pop("_seat_list", None)  # read again, with the homes and banks
     players = [(s.player_name, s.home) for s in seats]
-    state, record = kind.start(players, game.options, dice(), first_seat)
+    state, record = kind.start(players, game.options, rolls, first_seat)
     now = current_time()
     game.seats_wanted = len(seats)
     game.start_record = record
+    game.dice_start = [
+        [a, b, value] for (a, b), value in zip(rolls.ranges, rolls.rolled, strict=True)
+    ]
+    game.dice_drawn = rolls.drawn
     game.status = Game.Status.SETUP
     game.started_at = now
     game.save(update_fields=STARTED_FIELDS)
     store_position(game, state, now)
     notify.queue_start_mails(game, seats_of(game))
     play_bots_after_commit(game)
+
+
+def set_dice_words(game_id: int, user: AbstractBaseUser, words: str) -> Seat:
+    """The player's own words for the game's dice (``games.core.fairdice``: the players'
+    words), before its first number is drawn: while it waits for its players."""
+    with transaction.atomic():
+        game = lock_game(game_id)
+        seat = next((s for s in seats_of(game) if s.user_id == user.pk), None)
+        if seat is None:
+            raise GameError("you have no seat in this game")
+        if game.status != Game.Status.OPEN or game.dice_drawn or game.dice_players_hash:
+            raise GameError("the dice of this game are already rolling: words come before")
+        if not game.dice_commitment:
+            raise GameError("this game's dice have no seed to add words to")
+        try:
+            seat.dice_words = seeds.check_words(words)
+        except ValueError as refusal:
+            raise GameError(str(refusal)) from None
+        seat.save(update_fields=["dice_words"])
+    return seat
 
 
 def set_muted(game_id: int, user: AbstractBaseUser, muted: bool) -> Seat:

@@ -13,6 +13,7 @@ from games.errors import GameError
 from games.kinds import kind_named
 from games.models import Game, Seat
 from games.options import GameOptions
+from games.services import seeds
 from games.services.core import MAX_SEATS, MIN_SEATS
 from games.services.lobby import check_home, start_seated_game
 
@@ -66,6 +67,7 @@ def create_table(
             is_public=is_public,
             **options.fields(),
         )
+        seeds.seal(game)
         for number, seat in enumerate(seats, start=1):
             if roles and not seat.home:
                 raise GameError(f"seat {number} has no home continent")

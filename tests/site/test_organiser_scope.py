@@ -189,6 +189,7 @@ GAME_POSTS = {
     "games:leave": {},
     "games:resign": {},
     "games:mute": {"muted": "on"},
+    "games:dice_words": {"words": "the owl flies"},
     "games:start": {},
     "games:cancel": {"sure": "on"},
     "games:add_bot": {"bot": "greedy"},
