@@ -267,10 +267,10 @@ def test_a_seed_not_revealed_or_no_dice_is_nothing_to_verify() -> None:
         verify_dice.verify({**RECORD, "dice": None})
 
 
-def run(*args: str, stdin: str = "", cwd: Path) -> subprocess.CompletedProcess[str]:
-    """The script run in isolated mode (-I: no PYTHONPATH, no user site) from ``cwd``."""
+def run(script: Path, *args: str, stdin: str = "", cwd: Path) -> subprocess.CompletedProcess[str]:
+    """``script`` run in isolated mode (-I: no PYTHONPATH, no user site) from ``cwd``."""
     return subprocess.run(
-        [sys.executable, "-I", str(TOOL), *args],
+        [sys.executable, "-I", str(script), *args],
         input=stdin,
         capture_output=True,
         text=True,
@@ -287,9 +287,9 @@ def test_the_script_exits_0_1_and_2(tmp_path: Path) -> None:
     bad = tmp_path / "bad.json"
     bad.write_text(json.dumps(altered), encoding="utf-8")
 
-    verified = run(str(good), cwd=tmp_path)
-    different = run(str(bad), cwd=tmp_path)
-    no_dice = run("-", stdin=json.dumps({**RECORD, "dice": None}), cwd=tmp_path)
+    verified = run(TOOL, str(good), cwd=tmp_path)
+    different = run(TOOL, str(bad), cwd=tmp_path)
+    no_dice = run(TOOL, "-", stdin=json.dumps({**RECORD, "dice": None}), cwd=tmp_path)
 
     assert verified.returncode == 0, verified.stdout + verified.stderr
     assert verified.stdout.splitlines()[-1].startswith("verified: commitment, players' words, ")
@@ -310,3 +310,33 @@ def test_the_script_imports_the_standard_library_alone() -> None:
 
     assert imported == {"__future__", "hashlib", "hmac", "json", "sys"}
     assert imported <= sys.stdlib_module_names
+
+
+def readme_checker() -> str:
+    """The Python checker in the README's section "Verifiable dice"."""
+    readme = (TOOL.parents[1] / "README.md").read_text(encoding="utf-8")
+    section = readme.split("\n## Verifiable dice\n", 1)[1]
+    return section.split("```python\n", 1)[1].split("\n```", 1)[0]
+
+
+def test_the_readmes_checker_verifies_the_record_and_stops_at_a_changed_number(
+    tmp_path: Path,
+) -> None:
+    """The algorithm as the README tells it is the site's: its own twenty-odd lines of
+    Python accept the genuine record and refuse an altered one."""
+    script = tmp_path / "check.py"
+    script.write_text(readme_checker(), encoding="utf-8")
+    altered = copy.deepcopy(RECORD)
+    moved(4, altered)["dice"][1] = moved(4)["dice"][1] % 6 + 1
+    for name, record in (("good.json", RECORD), ("bad.json", altered)):
+        (tmp_path / name).write_text(json.dumps(record), encoding="utf-8")
+
+    verified = run(script, "good.json", cwd=tmp_path)
+    refused = run(script, "bad.json", cwd=tmp_path)
+
+    assert verified.returncode == 0, verified.stderr
+    assert verified.stdout == f"verified: {TOTAL} numbers\n"
+    assert refused.returncode == 1
+    assert refused.stderr.splitlines()[-1] == (
+        f"AssertionError: number #{moved(4)['dice_from'] + 1}"
+    )
