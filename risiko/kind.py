@@ -72,7 +72,12 @@ class RisiKo(GameKind):
     bots: ClassVar[Mapping[str, Bot]] = {key: _seated(BOTS[key]) for key in ("greedy", "random")}
     odds_words: ClassVar[str] = "chance to conquer"
     reply_words: ClassVar[str] = "to answer the war (K39b)"
+    reply_name: ClassVar[str] = "answer to a war"
     forfeit_words: ClassVar[str] = "(K36): your armies stay on the board as neutrals"
+    # K36 leaves the ranking to the server: a forfeiter below everyone eliminated
+    resign_rank_words: ClassVar[str] = (
+        "K36: a player who resigns leaves at once and ranks below everyone eliminated in play"
+    )
     draws_pictures: ClassVar[bool] = True
     turn_scripts: ClassVar[bool] = True  # K34: a whole turn in one mail
     commitment_format: ClassVar[str] = (
