@@ -468,10 +468,15 @@ class RisiKo(GameKind):
         if position is None:
             return {"position": None}
         marks = pictures.marks_of(events)
+        seat_of = {seat.player_name: seat for seat in seats if seat.player_name}
         return {
             "position": position,
             "board_svg": pictures.board_svg(position, names, marks),
-            "key": pictures.key_entries(position, names),
+            # each player with their seat, which the key links to the player's page
+            "key": [
+                {"entry": entry, "seat": seat_of.get(entry.player)}
+                for entry in pictures.key_entries(position, names)
+            ],
             "lines": describe.position_lines(position, names),
         }
 

@@ -1,8 +1,8 @@
 """RisiKo's game page says what the World War 5 page says, in RisiKo's words: the time
 to answer a war (not a retreat); what a turn did, with its dice, and whose decision it is
-now, after the form and after a mail's decision link; where a resigning player would
-finish, by RisiKo's rule; and a player already out of the game is offered no
-resignation."""
+now, after the form and after a mail's decision link; the players in the board's key
+linked to their pages; where a resigning player would finish, by RisiKo's rule; and a
+player already out of the game is offered no resignation."""
 
 from __future__ import annotations
 
@@ -87,6 +87,17 @@ def test_after_a_decision_link_the_page_says_what_happened_and_that_the_turn_goe
     outcome = outcome_of(response.content.decode())
     assert " against " in outcome and "the attacker loses" in outcome
     assert "It is your decision again." in outcome  # the turn goes on until its end
+
+
+def test_the_boards_key_links_each_player_to_their_page(game: Game, risiko: RisiKo) -> None:
+    placed(game, risiko)
+
+    key = page_of(game, None).split('<ul class="risiko-key"', 1)[1].split("</ul>", 1)[0]
+
+    for colour in ("red", "blue", "yellow"):
+        name = user_of(game, colour).username
+        assert f'<a class="player" href="/players/{name}/">{name}</a> ({colour}):' in key
+    assert re.search(r": \d+ territories, \d+ armies</li>", key)
 
 
 def test_the_resign_box_says_where_the_player_would_finish_by_risikos_rule(
