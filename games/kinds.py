@@ -369,12 +369,16 @@ class GameKind(ABC):
     # Words of the server's own pages and mails that a kind may say its own way: the
     # chance a choice has (``Choice.odds``), the box a player ticks to confirm an action
     # that needs it and what it is for, what a player answering another's action at once
-    # (``is_reply``) is waited for, and what a forfeit by missed decisions does.
+    # (``is_reply``) is waited for and what such an answer is called (its time is the
+    # game's reply time: "12 hours per retreat"), what a forfeit by missed decisions
+    # does, and the rule that ranks a player who resigns (the resign box).
     odds_words: ClassVar[str] = "chance to succeed"
     confirmation_label: ClassVar[str] = "I confirm this decision"
     confirmation_help: ClassVar[str] = ""
     reply_words: ClassVar[str] = "to answer at once"
+    reply_name: ClassVar[str] = "answer at once"
     forfeit_words: ClassVar[str] = ""
+    resign_rank_words: ClassVar[str] = "a player who resigns ranks below everyone out in play"
 
     def options_words(self, options: Mapping[str, Any]) -> str:
         """The options of a game, event or ladder in words, as pages list them (default:

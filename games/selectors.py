@@ -291,10 +291,12 @@ def replacements(events: Iterable[GameEvent], seats: dict[int, Seat]) -> list[tu
 
 
 def still_playing(game: Game, seat: Seat) -> bool:
-    """Whether the seat's player is still in the game (who is out is public)."""
+    """Whether the seat's player is still in the game, as its kind tells who is out
+    (World War 5: eliminated; RisiKo: eliminated or forfeited); who is out is public."""
     if game.position is None:
         return False
-    return seat.player_name not in game.position.get("eliminated", [])
+    kind = kind_of(game)
+    return seat.player_name not in kind.players_out(kind.load(game.position))
 
 
 def resign_place(game: Game, seat: Seat) -> str:

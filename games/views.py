@@ -498,6 +498,8 @@ def _game_context(
         "pending_retreat": kind.is_reply(state) if state is not None else False,
         "reply_words": kind.reply_words,
         "dice": seen.dice_record(game, seats, viewer),
+        "reply_name": kind.reply_name,
+        "resign_rank_words": kind.resign_rank_words,
         **_result_context(game, seats),
         **_position_context(game, position, names, last_events, seats),
     }

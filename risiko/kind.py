@@ -72,7 +72,12 @@ class RisiKo(GameKind):
     bots: ClassVar[Mapping[str, Bot]] = {key: _seated(BOTS[key]) for key in ("greedy", "random")}
     odds_words: ClassVar[str] = "chance to conquer"
     reply_words: ClassVar[str] = "to answer the war (K39b)"
+    reply_name: ClassVar[str] = "answer to a war"
     forfeit_words: ClassVar[str] = "(K36): your armies stay on the board as neutrals"
+    # K36 leaves the ranking to the server: a forfeiter below everyone eliminated
+    resign_rank_words: ClassVar[str] = (
+        "K36: a player who resigns leaves at once and ranks below everyone eliminated in play"
+    )
     draws_pictures: ClassVar[bool] = True
     turn_scripts: ClassVar[bool] = True  # K34: a whole turn in one mail
     commitment_format: ClassVar[str] = (
@@ -506,10 +511,15 @@ class RisiKo(GameKind):
         if position is None:
             return {"position": None}
         marks = pictures.marks_of(events)
+        seat_of = {seat.player_name: seat for seat in seats if seat.player_name}
         return {
             "position": position,
             "board_svg": pictures.board_svg(position, names, marks),
-            "key": pictures.key_entries(position, names),
+            # each player with their seat, which the key links to the player's page
+            "key": [
+                {"entry": entry, "seat": seat_of.get(entry.player)}
+                for entry in pictures.key_entries(position, names)
+            ],
             "lines": describe.position_lines(position, names),
         }
 

@@ -170,7 +170,11 @@ class WorldWar5(GameKind):
         "Needed only for a decision that leaves your home continent empty (R15)."
     )
     reply_words: ClassVar[str] = "to choose where their beaten piece retreats"
+    reply_name: ClassVar[str] = "retreat"
     forfeit_words: ClassVar[str] = "(R31): your pieces have been removed"
+    resign_rank_words: ClassVar[str] = (
+        "R31: a player who resigns ranks below everyone eliminated in play"
+    )
     draws_pictures: ClassVar[bool] = True
     reply_examples: ClassVar[tuple[str, ...]] = describe.REPLY_EXAMPLES
 

@@ -127,6 +127,23 @@ def rating_charts(user: AbstractBaseUser, sight: Sight) -> dict[str, str]:
     return {kind: _chart(series) for kind, series in by_kind.items()}
 
 
+CHART_DATES = 4  # dates along the chart's axis at most: more run into each other on a phone
+
+
+def _axis_dates(series: dict[str, list[tuple[Any, int]]]) -> list[Any]:
+    """The times the chart's axis names, each a different day: the first game of each day
+    games were played, at most ``CHART_DATES`` of them spread from the first to the last
+    (left to pygal, games within hours of each other gave one date many times over)."""
+    first_of_day: dict[Any, Any] = {}
+    for at in sorted(at for points in series.values() for at, _ in points):
+        first_of_day.setdefault(at.date(), at)
+    days = list(first_of_day.values())
+    if len(days) <= CHART_DATES:
+        return days
+    step = (len(days) - 1) / (CHART_DATES - 1)
+    return [days[round(n * step)] for n in range(CHART_DATES)]
+
+
 def _chart(series: dict[str, list[tuple[Any, int]]]) -> str:
     chart = pygal.DateTimeLine(
         width=360,
@@ -138,10 +155,9 @@ def _chart(series: dict[str, list[tuple[Any, int]]]) -> str:
         legend_at_bottom=True,
         legend_at_bottom_columns=1,
         x_label_rotation=30,
-        # A few dates along the axis, not one a game: on a phone's width they would
-        # run into each other.
-        x_labels_major_count=4,
-        show_minor_x_labels=False,
+        # A few dates along the axis, each once, not one a game: on a phone's width they
+        # would run into each other.
+        x_labels=_axis_dates(series),
         truncate_legend=-1,
         x_value_formatter=lambda d: d.strftime("%Y-%m-%d"),
         title="Rating after each game",

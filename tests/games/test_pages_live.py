@@ -178,6 +178,7 @@ def test_the_resign_box_says_where_the_player_would_finish(
     content = client_for(alice).get(reverse("games:detail", args=[in_play.pk])).content.decode()
 
     assert "If you resign now, you finish <strong>2nd of 2</strong>" in content
+    assert "(R31: a player who resigns ranks below everyone eliminated in play)" in content
 
 
 def test_a_later_resignation_ranks_above_an_earlier_one_and_below_the_survivors(

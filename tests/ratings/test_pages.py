@@ -71,6 +71,23 @@ def test_the_charts_dates_stay_few_enough_to_read_on_a_phone(
     assert html.count('class="dot') >= 20  # while every game is still a point
 
 
+def test_games_played_the_same_day_name_their_date_once_on_the_chart(
+    client: Client, alice: Any, bob: Any
+) -> None:
+    import re
+
+    played([alice, bob], [[1], [2]])
+    played([alice, bob], [[2], [1]])
+    played([alice, bob], [[1], [2]])
+
+    html = client.get("/players/alice/").content.decode()
+
+    axis = html.split('class="axis x', 1)[1].split('class="axis y', 1)[0]
+    dates = re.findall(r"<text[^>]*>(\d{4}-\d\d-\d\d)</text>", axis)
+    assert len(dates) == len(set(dates)) >= 1  # each date once, not one a tick of hours
+    assert html.count('class="dot') >= 3  # every game is still a point
+
+
 def test_a_player_without_rated_games_has_no_chart(client: Client, alice: Any) -> None:
     html = client.get("/players/alice/").content.decode()
     assert "No rated game yet" in html and "<svg" not in html

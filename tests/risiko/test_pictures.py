@@ -20,7 +20,9 @@ from PIL import Image
 from risiko import picture_layout, picture_png
 from risiko.mapdata import BOARD_FILE, MapDataError, load_map, parse_map
 from risiko.picture_layout import (
+    CONTINENT_TINTS,
     LABEL_FONT_PX,
+    NODE_OUTLINE,
     NODE_RADIUS,
     PLAYER_COLOURS,
     UNKNOWN_COLOUR,
@@ -368,6 +370,37 @@ def test_each_node_is_its_owners_colour() -> None:
         fill = hex_rgb(PLAYER_COLOURS[colours[pos["territories"][tid]["owner"]]][0])
         for dy in (-13, -11, 11, 13):
             assert image.getpixel((round(x), round(y) + dy)) == fill, (tid, dy)
+
+
+def contrast(one: str, other: str) -> float:
+    """The contrast ratio of two colours (WCAG 2: 1 to 21)."""
+
+    def luminance(color: str) -> float:
+        channels = [c / 255 for c in hex_rgb(color)]
+        linear = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+        return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+
+    light, dark = sorted((luminance(one), luminance(other)), reverse=True)
+    return (light + 0.05) / (dark + 0.05)
+
+
+def test_a_piece_stands_out_from_its_continent_by_a_dark_outline() -> None:
+    """A yellow player's disc on Nord America's pale yellow (1.4:1) shows by its edge: every
+    disc, in the SVG and the PNG, has an outline 2 wide at least 3:1 against every
+    continent's tint (WCAG's contrast for a shape)."""
+    assert all(contrast(NODE_OUTLINE, tint) >= 3 for tint, _ in CONTINENT_TINTS.values())
+    root = svg_tree(board_svg(position(), NAMES))
+    discs = [g.find(f"{NS}circle") for g in root.iter(f"{NS}g") if g.get("class") == "territory"]
+    assert len(discs) == len(MAP.territories)
+    for disc in discs:
+        assert disc is not None
+        assert disc.get("stroke") == NODE_OUTLINE
+        assert float(disc.get("stroke-width", "0")) >= 2
+    image = picture(board_png(position(), NAMES))
+    for tid, (x, y) in SHAPE.points.items():
+        for inward in (0, 1):  # the disc's two outermost rows of pixels
+            edge = (round(x), round(y) - NODE_RADIUS + inward)
+            assert image.getpixel(edge) == hex_rgb(NODE_OUTLINE), (tid, inward)
 
 
 def test_each_node_shows_its_army_count_in_ink() -> None:
