@@ -178,7 +178,7 @@ def test_a_rolled_back_move_uses_no_counter_and_the_dice_still_verify(
 
 @pytest.mark.parametrize("ending", ["abandoned", "resigned"])
 def test_the_seed_is_revealed_at_any_end_and_everything_verifies(
-    ww5_game: Game, alice: User, olga: User, ending: str
+    ww5_game: Game, alice: User, bob: User, olga: User, ending: str
 ) -> None:
     game = played(ww5_game, 10)
     if ending == "abandoned":
@@ -200,6 +200,8 @@ def test_the_seed_is_revealed_at_any_end_and_everything_verifies(
     assert "verified:" in out.getvalue()
     shown = page(None, reverse("games:detail", args=[game.pk]))
     assert game.dice_revealed in shown
+    last = OutgoingMail.objects.filter(to_user=bob).latest("id")
+    assert game.dice_revealed in last.body_text, last.kind
 
 
 def test_an_altered_roll_in_the_database_is_caught(ww5_game: Game, olga: User) -> None:
