@@ -11,9 +11,15 @@ import csv
 import hashlib
 import io
 import json
+import random
+import subprocess
+import sys
+from hashlib import blake2b
+from pathlib import Path
 from typing import Any
 
 import pytest
+from django.conf import settings
 from django.test import Client
 from django.urls import reverse
 
@@ -206,3 +212,46 @@ def test_another_leagues_organiser_and_a_stranger_see_only_the_public_commitment
         assert download.status_code in (302, 404) and seed not in download.content.decode()
         private = client.get(reverse("tournaments:standings_json", args=[hidden.pk]))
         assert private.status_code == 404 and hidden.seed_commitment not in private.content.decode()
+
+
+def readme_event_checker() -> str:
+    """The Python of the README's subsection "An event's draws"."""
+    readme = (Path(settings.BASE_DIR) / "README.md").read_text(encoding="utf-8")
+    section = readme.split("\n### An event's draws\n", 1)[1]
+    return section.split("```python\n", 1)[1].split("\n```", 1)[0]
+
+
+def test_the_readmes_formulas_check_an_events_standings_json(
+    league_a: League, anna: Any, tmp_path: Path
+) -> None:
+    """The README's checker accepts the event's JSON once round 1 is paired and refuses
+    another seed; its round seed and draw formulas give the JSON's numbers."""
+    event = paired(bot_event(league_a, anna, 5, swiss_rounds=1, review_pairings=True))
+    rounds.repair_round(event, anna, 1)  # paired again: the second try, attempt 1
+    data = standings_json(Client(), event)
+    script = tmp_path / "check.py"
+    script.write_text(readme_event_checker(), encoding="utf-8")
+    altered = {**data, "settings": {**data["settings"], "seed": data["settings"]["seed"] + 1}}
+    for name, document in (("good.json", data), ("bad.json", altered)):
+        (tmp_path / name).write_text(json.dumps(document), encoding="utf-8")
+
+    def check(name: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "-I", str(script), name],
+            capture_output=True,
+            text=True,
+            cwd=tmp_path,
+            timeout=60,
+        )
+
+    good, bad = check("good.json"), check("bad.json")
+    assert good.returncode == 0, good.stderr
+    assert "matches the commitment" in good.stdout
+    assert bad.returncode != 0 and "AssertionError" in bad.stderr
+    seed, made = data["settings"]["seed"], data["rounds"][0]
+    assert made["costs"]["attempt"] == 1
+    assert made["seed"] == random.Random(f"{seed}:1:1").getrandbits(62)
+    assert len(data["standings"]) == 5
+    for line in data["standings"]:
+        digest = blake2b(f"{seed}:{line['player']}".encode(), digest_size=8).digest()
+        assert line["draw"] == int.from_bytes(digest, "big")
