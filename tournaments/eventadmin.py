@@ -30,13 +30,25 @@ from tournaments.admin import LeagueScopedAdmin
 from tournaments.errors import TournamentError
 from tournaments.models import Entry, EventJob, Tournament
 from tournaments.selectors import export
+from tournaments.selectors import report as event_report
 from tournaments.services import eventjobs
 from ww5site.durations import counted
 
 FIELDSETS = (
     (
         None,
-        {"fields": ("league", "name", "description", "is_public", "status", "links", "jobs")},
+        {
+            "fields": (
+                "league",
+                "name",
+                "description",
+                "is_public",
+                "status",
+                "links",
+                "jobs",
+                "draw",
+            )
+        },
     ),
     (
         "Format",
@@ -242,7 +254,7 @@ class TournamentAdmin(LeagueScopedAdmin):
         return form
 
     def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
-        shown = ["status", "links", "jobs", "players"]
+        shown = ["status", "links", "jobs", "draw", "players"]
         if obj is None:
             return shown
         allowed = eventsettings.changeable(obj)
@@ -261,7 +273,8 @@ class TournamentAdmin(LeagueScopedAdmin):
                 created = services.create_tournament(
                     data["league"], request.user, data["name"], **settings
                 )
-                obj.pk, obj.slug, obj.seed = created.pk, created.slug, created.seed
+                obj.pk, obj.slug = created.pk, created.slug
+                obj.seed, obj.seed_commitment = created.seed, created.seed_commitment
         except TournamentError as refusal:  # a change made meanwhile: the form's check is stale
             self.message_user(request, f"Refused: {refusal}. Nothing was changed.", messages.ERROR)
             request.tournament_refused = True  # type: ignore[attr-defined]
@@ -305,6 +318,22 @@ class TournamentAdmin(LeagueScopedAdmin):
             reverse("admin:tournaments_round_changelist") + filtered,
             reverse("admin:tournaments_table_changelist") + filtered,
             reverse("tournaments:tournament", args=[obj.league.slug, obj.slug]),
+        )
+
+    @admin.display(description="The draw")
+    def draw(self, obj: Tournament) -> str:
+        """The commitment to the event's seed; the seed itself once round 1 is paired,
+        as the public page shows them (no one types or changes the seed)."""
+        if obj.pk is None:
+            return "The site draws the event's seed when it is saved, and shows its commitment."
+        commitment = obj.seed_commitment or "none (made before there were commitments)"
+        if not event_report.seed_revealed(obj):
+            return format_html(
+                "Commitment: <code>{}</code>. The seed is revealed when round 1 is paired.",
+                commitment,
+            )
+        return format_html(
+            "Commitment: <code>{}</code>; seed <code>{}</code>.", commitment, obj.seed
         )
 
     @admin.display(description="Jobs")

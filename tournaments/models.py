@@ -174,7 +174,19 @@ class Tournament(models.Model):
         default=0, help_text="Players may still join before this round (0: not after the start)"
     )
 
-    seed = models.BigIntegerField(help_text="Every pairing and draw of the event follows it")
+    # Drawn by the site when the event is made (``services.events``), never typed or
+    # changed; public once round 1 is paired, its commitment from the start.
+    seed = models.BigIntegerField(
+        editable=False, help_text="Every pairing and draw of the event follows it"
+    )
+    seed_commitment = models.CharField(
+        max_length=64,
+        blank=True,
+        default="",
+        editable=False,
+        help_text="SHA-256 of ww5-event-seed/1|<event id>|<seed>, published when the event "
+        "is made (empty for an event made before there were commitments)",
+    )
     paused_at = models.DateTimeField(null=True, blank=True)
     check_in_told = models.BooleanField(default=False, help_text="Players told check-in is open")
     created_at = models.DateTimeField(default=timezone.now)

@@ -185,6 +185,7 @@ def tournament(request: HttpRequest, league_slug: str, slug: str) -> HttpRespons
         and selectors.registration_refusal(event, timezone.now()) is None,
         "my_table": mine_now,
         "swiss_rounds_planned": report.planned_swiss_rounds(event),
+        "seed_matches": report.seed_matches(event),
         "my_round": nextstep.current_round(event, whole, mine.pk) if mine is not None else None,
         "organiser": selectors.organises(request.user, event.league),
     }

@@ -13,6 +13,7 @@ of the kind (``games.kinds.GameKind``'s tournament hooks).
 Modules: ``results`` (finishing orders and byes), ``tables`` (splitting a field into
 tables), ``pairing`` (Swiss in pods, searching with ``pods`` and ``podsearch``),
 ``seating`` (seat order and homes), ``cut`` (top cut and elimination in pods),
-``roundrobin`` (schedules made up front), ``standings`` (points, tie-breaks, ranks) and
-``adjudication`` (ranking unfinished games under a turn limit).
+``roundrobin`` (schedules made up front), ``standings`` (points, tie-breaks, ranks),
+``adjudication`` (ranking unfinished games under a turn limit) and ``eventseed`` (the
+commitment to the event's seed).
 """

@@ -12,7 +12,7 @@ import csv
 import io
 
 from tournaments.models import Entry, Tournament
-from tournaments.selectors import history
+from tournaments.selectors import history, report
 
 COLUMNS = (
     "rank",
@@ -34,10 +34,14 @@ COLUMNS = (
 
 
 def standings_rows(event: Tournament) -> list[list[str]]:
-    """The header, then each player's line, best first."""
+    """The header, then each player's line, best first. Before round 1 is paired, the
+    header alone: no one has played, and the order and the draw would tell of the
+    event's seed, secret until then (``report.seed_revealed``)."""
+    rows = [list(COLUMNS)]
+    if not report.seed_revealed(event):
+        return rows
     standings = history.standings(event)
     entries = {e.pk: e for e in event.entries.select_related("user__profile")}
-    rows = [list(COLUMNS)]
     for line in standings.lines:
         entry: Entry = entries[line.player]
         rows.append(

@@ -16,7 +16,7 @@ from typing import Any
 
 from django.urls import reverse
 
-from tournaments.core import cut, pairing
+from tournaments.core import cut, eventseed, pairing
 from tournaments.core.roundrobin import Schedule
 from tournaments.core.standings import STEPS
 from tournaments.eventsettings import kind_of, kind_options
@@ -33,6 +33,22 @@ TIE_BREAKS = {
     "0.33 at least for a withdrawn or dropped opponent)",
     "draw": "A draw from the event's seed (lowest first)",
 }
+
+
+def seed_revealed(event: Tournament) -> bool:
+    """Whether the event's seed is public: from the moment round 1 is paired, when its
+    draws start being used (players need it to make them again). Before, only its
+    commitment is (``seed_commitment``, given when the event was made)."""
+    return event.rounds.exists()
+
+
+def seed_matches(event: Tournament) -> bool:
+    """Whether the revealed seed is the one the event's commitment was given for."""
+    return (
+        bool(event.seed_commitment)
+        and seed_revealed(event)
+        and eventseed.commitment(event.pk, event.seed) == event.seed_commitment
+    )
 
 
 def _seconds(value: timedelta) -> int:
@@ -143,7 +159,10 @@ def settings_of(event: Tournament, schedule: Schedule | None) -> dict[str, Any]:
         "cap": event.cap,
         "late_join_until_round": event.late_join_until_round,
         "review_pairings": event.review_pairings,
-        "seed": event.seed,
+        # The commitment from the start (null for an event made before there were
+        # commitments); the seed once round 1 is paired (null until then).
+        "seed_commitment": event.seed_commitment or None,
+        "seed": event.seed if seed_revealed(event) else None,
     }
 
 

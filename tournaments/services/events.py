@@ -16,6 +16,7 @@ from games.errors import GameError
 from games.kinds import DEFAULT_KIND, UnknownKind, kind_named
 from games.models import Game, Move
 from tournaments import notify
+from tournaments.core import eventseed
 from tournaments.errors import TournamentError
 from tournaments.eventsettings import (
     SETTINGS,
@@ -138,9 +139,13 @@ def check_organiser(league: League, by: AbstractBaseUser) -> None:
 
 
 def create_tournament(league: League, by: AbstractBaseUser, name: str, **fields: Any) -> Tournament:
-    """A tournament of the league, being prepared (an organiser opens registration)."""
+    """A tournament of the league, being prepared (an organiser opens registration),
+    with its seed drawn and the commitment to it published (``eventseed``)."""
     tournament = new_tournament(league, by, name, **fields)
-    tournament.save()
+    with transaction.atomic():
+        tournament.save()  # the commitment names the event's id
+        tournament.seed_commitment = eventseed.commitment(tournament.pk, tournament.seed)
+        tournament.save(update_fields=["seed_commitment"])
     return tournament
 
 
@@ -182,6 +187,8 @@ def update_tournament(tournament: Tournament, by: AbstractBaseUser, **changes: A
 
 
 def _new_seed() -> int:
+    """The event's seed, from the operating system's secure source; no one chooses it
+    (``new_tournament`` takes no seed, and no setting or form holds it)."""
     return secrets.randbits(62)
 
 
