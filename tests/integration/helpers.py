@@ -11,6 +11,8 @@
   on a free localhost port, its standard output and error kept apart in files.
 - ``MailReader``: a player following a mail's link over HTTP (urllib with cookies),
   and ``decision_form``, which reads the decision form of the page it opens.
+- ``players_dice_check``: a player's run of ``tools/verify_dice.py`` on a finished
+  game's record.
 """
 
 from __future__ import annotations
@@ -545,3 +547,32 @@ def decision_form(page: Page) -> DecisionForm:
     form = forms[0]
     form.action = urljoin(page.url, form.action or page.url)
     return form
+
+
+# --- a player checking a finished game's dice ----------------------------------------------
+
+VERIFY_DICE = REPOSITORY / "tools" / "verify_dice.py"
+
+
+def players_dice_check(record: str, directory: Path) -> list[str]:
+    """``tools/verify_dice.py`` as a player runs it on a record they downloaded: the record
+    saved to a file in ``directory`` (which holds nothing of the site), the script run
+    from there by an isolated Python (``-I``), so that it can import nothing of the
+    project. Fails unless it exits 0 (verified); returns the lines it printed."""
+    directory.mkdir(parents=True, exist_ok=True)
+    assert not any(directory.iterdir()), f"{directory} is not empty"
+    path = directory / "record.json"
+    path.write_text(record, encoding="utf-8")
+    done = subprocess.run(
+        [sys.executable, "-I", str(VERIFY_DICE), path.name],
+        cwd=directory,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 0, (
+        f"verify_dice.py exited {done.returncode}:\n{done.stdout}{done.stderr}"
+    )
+    lines = done.stdout.splitlines()
+    assert lines, "verify_dice.py printed nothing"
+    return lines

@@ -7,15 +7,19 @@ deadline policy in the worker. The players only follow the links in the mails th
 
 from __future__ import annotations
 
+import json
 import random
 import re
 from collections import Counter
 from datetime import UTC, timedelta
+from pathlib import Path
 from typing import Any
 
 import pytest
 from django.contrib.auth.models import AbstractBaseUser
+from django.urls import reverse
 from django.utils import dateformat, timezone
+from pytest_django.live_server_helper import LiveServer
 
 from games import links, services
 from games.models import Game, Move, Seat
@@ -26,6 +30,7 @@ from tests.integration.helpers import (
     MailReader,
     SmtpSink,
     decision_form,
+    players_dice_check,
     wait_until,
 )
 from ww5 import describe, engine
@@ -101,8 +106,30 @@ def outbox_delivered_once(sink: SmtpSink) -> None:
     assert counts == dict.fromkeys(expected, 1), counts
 
 
-def test_two_players_play_a_game_to_the_end_by_following_their_mails(
-    celery: CeleryProcesses, sink: SmtpSink, alice: User, bob: User
+def dice_verified_by_a_stranger(live_server: LiveServer, game: Game, directory: Path) -> None:
+    """The finished game's record, downloaded from the site by someone signed in nowhere,
+    passes the players' dice checker (tools/verify_dice.py run alone): every number the
+    game drew is what its revealed seed gives."""
+    page = MailReader().get(live_server.url + reverse("games:record", args=[game.pk]))
+    assert page.status == 200, page.text
+    record = json.loads(page.text)
+    game.refresh_from_db()
+    drawn = record["dice"]["drawn"]
+    assert record["status"] == "over" and record["dice"]["seed"], record["dice"]
+    assert drawn == game.dice_drawn > 0, (drawn, game.dice_drawn)
+    lines = players_dice_check(page.text, directory)
+    assert lines[-1] == (
+        f"verified: commitment, players' words, {drawn} numbers #1–#{drawn}, 0 sealed commitments"
+    ), lines
+
+
+def test_two_players_play_a_game_to_the_end_by_following_their_mails_and_anyone_checks_its_dice(
+    celery: CeleryProcesses,
+    sink: SmtpSink,
+    live_server: LiveServer,
+    tmp_path: Path,
+    alice: User,
+    bob: User,
 ) -> None:
     game = start_duel(alice, bob)
     readers = {alice.pk: MailReader(), bob.pk: MailReader()}
@@ -164,6 +191,7 @@ def test_two_players_play_a_game_to_the_end_by_following_their_mails(
     assert seats == {move.number - 1: move.seat_id for move in moves}
     over = Counter(mail.recipients for mail in sink.delivered() if "game over" in mail.subject)
     assert over == {(alice.email,): 1, (bob.email,): 1}
+    dice_verified_by_a_stranger(live_server, game, tmp_path / "player")
 
 
 def set_deadline_passed(game: Game) -> None:

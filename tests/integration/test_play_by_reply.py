@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 from django.contrib.auth.models import AbstractBaseUser
+from pytest_django.live_server_helper import LiveServer
 
 from games import replyto, services
 from games.models import Game, Move
@@ -26,7 +27,12 @@ from tests.integration.helpers import (
     WebServer,
     free_port,
 )
-from tests.integration.test_play_by_email import MAX_DECISIONS, is_decision_mail, start_duel
+from tests.integration.test_play_by_email import (
+    MAX_DECISIONS,
+    dice_verified_by_a_stranger,
+    is_decision_mail,
+    start_duel,
+)
 from ww5 import engine
 from ww5.engine.bots import BOTS
 
@@ -81,8 +87,14 @@ def send_reply(port: int, user: User, prompt: Delivered, first_line: str, n: int
         assert smtp.send_message(reply) == {}
 
 
-def test_two_players_play_a_game_to_the_end_by_replying_to_their_mails(
-    celery: CeleryProcesses, listener: WebServer, sink: SmtpSink, alice: User, bob: User
+def test_two_players_play_a_game_to_the_end_by_replying_to_their_mails_and_anyone_checks_its_dice(
+    celery: CeleryProcesses,
+    listener: WebServer,
+    sink: SmtpSink,
+    live_server: LiveServer,
+    tmp_path: Path,
+    alice: User,
+    bob: User,
 ) -> None:
     game = start_duel(alice, bob)
     greedy_ties, random_choices = random.Random(11), random.Random(29)
@@ -141,3 +153,4 @@ def test_two_players_play_a_game_to_the_end_by_replying_to_their_mails(
             ),
             f"the game-over mail to {player.email}",
         )
+    dice_verified_by_a_stranger(live_server, game, tmp_path / "player")

@@ -43,6 +43,7 @@ from tests.integration.helpers import (
     SmtpSink,
     WebServer,
     free_port,
+    players_dice_check,
     wait_until,
 )
 from tests.kinds.registered import registered
@@ -195,13 +196,14 @@ def replayed_from_record(record: dict[str, Any]) -> list[dict[str, Any]]:
 # --- the game ------------------------------------------------------------------------------
 
 
-def test_a_risiko_table_plays_to_its_end_by_web_mail_and_bot(
+def test_a_risiko_table_plays_to_its_end_by_web_mail_and_bot_and_anyone_checks_its_dice(
     celery: CeleryProcesses,
     listener: WebServer,
     sink: SmtpSink,
     alice: User,
     bob: User,
     carol: User,
+    tmp_path: Path,
 ) -> None:
     seats = [services.TableSeat("", user=user) for user in (alice, bob, carol)]
     seats.append(services.TableSeat("", bot="greedy"))
@@ -287,3 +289,17 @@ def test_a_risiko_table_plays_to_its_end_by_web_mail_and_bot(
     for step, (shown, again) in enumerate(zip(recorded, replayed, strict=True)):
         assert shown == again, f"step {step} of the record differs from its replay"
     assert replayed[-1] == game.position
+
+    # The same record passes the players' dice checker (tools/verify_dice.py run alone):
+    # the deal and every roll are what the revealed seed gives, and each sealed action
+    # (the initial placements, K38) is the one its commitment promised.
+    drawn, dice = game.dice_drawn, record["dice"]
+    assert dice["seed"] and dice["drawn"] == drawn > 0, (drawn, dice)
+    sealed = [m for m in record["moves"] if m.get("commitment")]
+    assert len(sealed) == Move.objects.filter(game=game).exclude(commitment="").count() > 0
+    assert all(m["nonce"] and m["sealed_action"] for m in sealed), sealed
+    lines = players_dice_check(response.content.decode(), tmp_path / "player")
+    assert lines[-1] == (
+        f"verified: commitment, players' words, {drawn} numbers #1–#{drawn}, "
+        f"{len(sealed)} sealed commitments"
+    ), lines
