@@ -1,16 +1,27 @@
-"""A Swiss event of 8 RisiKo bots (tables of 4, 2 rounds) runs to its end through the jobs
-alone: a real Celery worker and beat (PostgreSQL, Redis), nothing called by the test but
-the event's start. The test only keeps the clock: round 1's deadline passes as soon as
-its games begin, and round 2's once it has run ``PATIENCE`` seconds, the test moving
-each into the past as time would; the beat's sweep then adjudicates the games still
-running under the event's published ranking (R28). (Which games the bots finish first
-is the worker's timing: a table's check below follows how its game ended.)
+"""A Swiss event of RisiKo (tables of 4, 2 rounds: 7 bots and a person) runs to its end
+through the jobs alone: a real Celery worker and beat (PostgreSQL, Redis), nothing called
+by the test but the event's start. Each round has both ways a table ends, every run:
+
+- the table of the person, who never moves, is cut short at the round's deadline and
+  adjudicated by the event's published RisiKo ranking (R28: objective progress, then
+  territories, then armies, then elimination order). The game opens with the sealed
+  placement (K10, K38), a decision every player makes at once: without the person's it
+  never goes on. Their decision time (2 days) is far beyond the test, so no default is
+  made for them (K35) and they never reach the missed limit (3 missed decisions, R31): the
+  round's deadline (14 days, which the test moves into the past) comes first. (Pausing
+  the game instead would race the bots, who play as soon as it starts.)
+- the other table, 4 greedy bots, is won outright: the test keeps the clock, and lets the
+  round's deadline pass only once that game has ended by itself. (Greedy bots end a game
+  in a few hundred moves; random ones may take thousands.)
 
 Then the event's ``standings.json`` agrees with the games' records: each table's
 finishing order is made again from its game's record JSON alone (a won game: the
 winner, then the players still in by territories then armies, then those out, the last
 out first; a game cut short: the published ranking's measures of its last position,
 then the elimination order), and each player's points from the event's points table.
+The adjudicated game is over, its log says it ended at the round's deadline (R28), with
+the values of the published measures that ranked its players, as made again from its
+record.
 
 The worker and the beat run RisiKo because their environment names it
 (``GAME_KINDS=risiko``); this process registers it for the test's time.
@@ -20,6 +31,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterator
+from datetime import timedelta
 from typing import Any
 
 import pytest
@@ -27,6 +39,7 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
+from games.models import GameEvent
 from risiko.kind import RisiKo
 from tests.integration.helpers import CeleryProcesses
 from tests.kinds.registered import registered
@@ -37,8 +50,10 @@ from tournaments.models import Round, Tournament
 pytestmark = [pytest.mark.celery_worker, pytest.mark.django_db(transaction=True)]
 
 orsola = persona("orsola")
-BOTS = 8
-PATIENCE = {1: 0, 2: 30}  # seconds a round runs before the test lets its deadline pass
+piero = persona("piero")
+BOTS = 7
+PLAYERS = BOTS + 1
+WAIT = 300  # seconds the whole event may take
 ELIMINATION = "elimination order"
 
 
@@ -69,12 +84,29 @@ def out_order(position: dict[str, Any]) -> list[list[str]]:
     return [[p] for p in reversed(eliminated)] + [[p] for p in reversed(forfeited)]
 
 
+def last_position(record: dict[str, Any]) -> dict[str, Any]:
+    position: dict[str, Any] = (
+        record["moves"][-1]["position"] if record["moves"] else record["initial_position"]
+    )
+    return position
+
+
+def measured(record: dict[str, Any], ranking: list[str]) -> tuple[list[str], dict[str, Any]]:
+    """The published ranking's measures (the kind's names, in its order, elimination
+    order aside) and each player's values on them in the game's last position."""
+    kind = RisiKo()
+    by_words = {words: key for key, words in kind.adjudication_measures().items()}
+    assert ranking[-1] == ELIMINATION
+    steps = [by_words[words] for words in ranking[:-1]]
+    return steps, kind.measure(last_position(record), steps)
+
+
 def order_from_record(record: dict[str, Any], ranking: list[str]) -> tuple[list[list[str]], str]:
     """The game's finishing order (its player names, best first, ties grouped) from its
     record alone, and whether the game ended by itself (``game``) or was cut short
     (``adjudicated``)."""
     assert record["status"] == "over", record["status"]
-    last = record["moves"][-1]["position"] if record["moves"] else record["initial_position"]
+    last = last_position(record)
     gone = {o["player"] for o in last["out"]}
     still_in = [p["name"] for p in last["players"] if p["name"] not in gone]
     if last["phase"] == "over":
@@ -87,11 +119,7 @@ def order_from_record(record: dict[str, Any], ranking: list[str]) -> tuple[list[
         rest = [p for p in still_in if p != winner]
         return [[winner], *grouped(rest, held.__getitem__), *out_order(last)], "game"
     # Cut short at the round's deadline: the published ranking, in its words.
-    kind = RisiKo()
-    by_words = {words: key for key, words in kind.adjudication_measures().items()}
-    assert ranking[-1] == ELIMINATION
-    steps = [by_words[words] for words in ranking[:-1]]
-    values = kind.measure(last, steps)
+    _, values = measured(record, ranking)
     return [*grouped(still_in, values.__getitem__), *out_order(last)], "adjudicated"
 
 
@@ -106,27 +134,50 @@ def points_of(order: list[list[int]], row: list[float]) -> dict[int, float]:
     return points
 
 
-def test_a_swiss_of_8_risiko_bots_runs_itself_and_its_standings_agree_with_the_records(
-    celery: CeleryProcesses, orsola: Any
-) -> None:
-    league = services.create_league("RisiKo League", orsola)
-    event = services.create_tournament(
-        league, orsola, "RisiKo Swiss", kind="risiko", table_size=4, swiss_rounds=2
-    )
-    services.open_registration(event, orsola)
-    for _ in range(BOTS):
-        services.add_bot(event, orsola, "random")
-    Tournament.objects.filter(pk=event.pk).update(starts_at=timezone.now())  # due now
-
-    deadline = time.monotonic() + 240
+def run_event(event: Tournament, person: Any, celery: CeleryProcesses) -> None:
+    """Keep the clock until the event has finished: each round's deadline passes (moved
+    into the past, as time would) once every table without ``person`` has ended by
+    itself; the person's table is still waiting for them then."""
+    deadline = time.monotonic() + WAIT
     while Tournament.objects.get(pk=event.pk).status != Tournament.Status.FINISHED:
         assert time.monotonic() < deadline, f"the event did not finish:\n{celery.logs()}"
         running = Round.objects.filter(tournament=event, status=Round.Status.RUNNING).first()
-        if running is not None and running.started_at is not None:
-            waited = (timezone.now() - running.started_at).total_seconds()
-            if waited >= PATIENCE[running.number] and running.deadline > timezone.now():
+        if running is not None and running.deadline > timezone.now():
+            tables = running.tables.all()
+            theirs = tables.filter(seats__entry__user=person)
+            others = tables.exclude(seats__entry__user=person)
+            if (
+                tables.count() == 2
+                and theirs.count() == 1
+                and not others.filter(finished_at__isnull=True).exists()
+            ):
+                assert theirs.get().finished_at is None  # the person's game waits for them
                 Round.objects.filter(pk=running.pk).update(deadline=timezone.now())
         time.sleep(0.5)
+
+
+def test_each_round_has_a_table_won_and_the_silent_players_table_adjudicated_and_standings_agree(
+    celery: CeleryProcesses, orsola: Any, piero: Any
+) -> None:
+    league = services.create_league("RisiKo League", orsola)
+    event = services.create_tournament(
+        league,
+        orsola,
+        "RisiKo Swiss",
+        kind="risiko",
+        table_size=4,
+        swiss_rounds=2,
+        decision_time=timedelta(days=2),
+        missed_limit=3,
+        round_time=timedelta(days=14),
+    )
+    services.open_registration(event, orsola)
+    services.register(event, piero)
+    for _ in range(BOTS):
+        services.add_bot(event, orsola, "greedy")
+    Tournament.objects.filter(pk=event.pk).update(starts_at=timezone.now())  # due now
+
+    run_event(event, piero, celery)
 
     client = Client()
     response = client.get(reverse("tournaments:standings_json", args=[event.pk]))
@@ -138,10 +189,19 @@ def test_a_swiss_of_8_risiko_bots_runs_itself_and_its_standings_agree_with_the_r
         (2, "swiss", "finished"),
     ]
     ranking = report["settings"]["house_rule"]["ranking"]
+    assert ranking == [
+        "progress towards their objective",
+        "territories held",
+        "armies on the board",
+        ELIMINATION,
+    ]
     by_size = report["settings"]["points_table"]["by_table_size"]
+    (person,) = [p["id"] for p in report["players"] if p["username"] == "piero"]
+    assert [p["bot"] for p in report["players"]].count(True) == BOTS
 
     points: dict[int, float] = {p["id"]: 0.0 for p in report["players"]}
     games: dict[int, int] = dict.fromkeys(points, 0)
+    adjudicated: list[tuple[int, int]] = []
     for played in report["rounds"]:
         assert played["byes"] == []  # 8 players at tables of 4
         assert len(played["tables"]) == 2
@@ -159,17 +219,47 @@ def test_a_swiss_of_8_risiko_bots_runs_itself_and_its_standings_agree_with_the_r
                 order,
             )
             assert table["result_source"] == source
+            # The person's table, and it alone, was cut short at the deadline.
+            assert (source == "adjudicated") == (person in entry_of.values()), (
+                played["number"],
+                table["number"],
+                source,
+            )
+            if source == "adjudicated":
+                adjudicated.append((played["number"], table["number"]))
+                (theirs,) = [name for name, entry in by_name.items() if entry == person]
+                check_adjudicated(table, record, ranking, theirs)
             for entry, scored in points_of(expected, by_size[str(len(by_name))]).items():
                 points[entry] += scored
                 games[entry] += 1
+    assert len(adjudicated) == 2 and [r for r, _ in adjudicated] == [1, 2], adjudicated
 
     lines = report["standings"]
-    assert len(lines) == BOTS
+    assert len(lines) == PLAYERS
     assert {line["player"]: line["points"] for line in lines} == {
         entry: round(total, 6) for entry, total in points.items()
     }
     assert {line["player"]: line["games"] for line in lines} == games == dict.fromkeys(points, 2)
-    assert [line["rank"] for line in lines] == list(range(1, BOTS + 1))
+    assert [line["rank"] for line in lines] == list(range(1, PLAYERS + 1))
     assert [line["points"] for line in lines] == sorted(
         (line["points"] for line in lines), reverse=True
     )
+
+
+def check_adjudicated(
+    table: dict[str, Any], record: dict[str, Any], ranking: list[str], theirs: str
+) -> None:
+    """The person's game (``theirs``: their player in it): waiting for their sealed
+    placement, never decided for them, over, and its log says it ended at the round's
+    deadline (R28), ranked by the published measures with the values its record gives."""
+    last = last_position(record)
+    assert last["phase"] != "over" and last["out"] == []
+    assert theirs not in {move["player"] for move in record["moves"]}  # no default (K35)
+    assert table["game"]["status"] == record["status"] == "over"
+    (ended,) = GameEvent.objects.filter(game_id=table["game"]["id"], kind=GameEvent.Kind.ADJUDICATE)
+    assert ended.text == (
+        "The game ended at its round's deadline under the turn-limit house rule (R28)."
+    )
+    steps, values = measured(record, ranking)
+    told = "; ".join(f"{p}: " + ", ".join(str(v) for v in values[p]) for p in values)
+    assert ended.reason == f"ranked by {', '.join(steps)}, then elimination order ({told})"
