@@ -42,7 +42,7 @@ MIN_SEATS, MAX_SEATS = 2, 6
 
 class _Sources:
     """Where the services' dice and time come from: each game's own verifiable stream
-    (``games.services.dice``: start rolls, random homes, combat, deals, bots' choices)
+    (``games.services.seeds``: start rolls, random homes, combat, deals, bots' choices)
     and the real clock, unless a test sets others."""
 
     def __init__(self) -> None:
@@ -374,8 +374,10 @@ def store_position(
 def hold_lines(seat: Seat, report: list[dict[str, Any]], source: str) -> None:
     """Keep the lines of a script that ``report`` says are held (K39f) for the seat's
     player, with where they came from, until the decision they wait for is in."""
-    seat.held = "\n".join(str(line["line"]) for line in report if line["status"] == "held")
-    seat.held_source = source if seat.held else ""
+    held = "\n".join(str(line["line"]) for line in report if line["status"] == "held")
+    if (seat.held, seat.held_source) == (held, source if held else ""):
+        return  # nothing held before or now: no write
+    seat.held, seat.held_source = held, source if held else ""
     seat.save(update_fields=["held", "held_source"])
 
 
