@@ -7,15 +7,12 @@ in a fresh interpreter.
 
 from __future__ import annotations
 
-import ast
-import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from tests.engine.helpers import REPO_ROOT
+from tests.purity import absolute_imports, dynamic_imports, loaded_after
 
 ENGINE = REPO_ROOT / "ww5" / "engine"
 MODULES = sorted(ENGINE.glob("*.py"))
@@ -51,32 +48,6 @@ FORBIDDEN = {
 }
 
 
-def absolute_imports(path: Path) -> list[str]:
-    """Every module ``path`` imports by absolute name (``import x``, ``from x import y``)."""
-    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
-    found = []
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            found += [alias.name for alias in node.names]
-        elif isinstance(node, ast.ImportFrom) and node.level == 0:
-            assert node.module is not None
-            found.append(node.module)
-    return found
-
-
-def dynamic_imports(path: Path) -> list[str]:
-    """Calls that could import by name at run time: ``__import__`` and ``import_module``."""
-    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
-    names = []
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Call):
-            func = node.func
-            name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
-            if name in {"__import__", "import_module"}:
-                names.append(name)
-    return names
-
-
 def test_the_engine_has_modules_to_check() -> None:
     assert {p.name for p in MODULES} >= {"__init__.py", "rules.py", "position.py", "board.py"}
 
@@ -92,20 +63,6 @@ def test_no_engine_module_imports_django_celery_io_the_clock_or_randomness(path:
     for module in absolute_imports(path):
         assert module.split(".")[0] not in FORBIDDEN, f"{path.name} imports {module}"
     assert dynamic_imports(path) == [], f"{path.name} imports by name at run time"
-
-
-def loaded_after(code: str) -> set[str]:
-    """The modules a fresh interpreter has loaded after running ``code``."""
-    script = f"{code}\nimport sys, json\nprint(json.dumps(sorted(sys.modules)))"
-    result = subprocess.run(
-        [sys.executable, "-c", script],
-        cwd=REPO_ROOT,
-        capture_output=True,
-        text=True,
-        check=True,
-        timeout=60,
-    )
-    return set(json.loads(result.stdout.strip().splitlines()[-1]))
 
 
 IMPORT_ENGINE = "\n".join(

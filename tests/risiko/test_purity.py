@@ -7,15 +7,11 @@ in a fresh interpreter.
 
 from __future__ import annotations
 
-import ast
-import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-from tests.risiko.helpers import REPO_ROOT
+from tests.purity import REPO_ROOT, absolute_imports, dynamic_imports, loaded_after
 
 ENGINE = REPO_ROOT / "risiko" / "engine"
 MODULES = sorted(ENGINE.glob("*.py"))
@@ -52,18 +48,6 @@ FORBIDDEN = {
 }
 
 
-def absolute_imports(path: Path) -> list[str]:
-    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
-    found = []
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            found += [alias.name for alias in node.names]
-        elif isinstance(node, ast.ImportFrom) and node.level == 0:
-            assert node.module is not None
-            found.append(node.module)
-    return found
-
-
 def test_the_engine_has_modules_to_check() -> None:
     names = {p.name for p in MODULES}
     assert names >= {"__init__.py", "rules.py", "position.py", "board.py", "bots.py"}
@@ -78,25 +62,7 @@ def test_every_engine_import_is_relative_or_allowlisted_standard_library(path: P
 
 @pytest.mark.parametrize("path", MODULES, ids=lambda p: p.name)
 def test_no_engine_module_imports_by_name_at_run_time(path: Path) -> None:
-    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Call):
-            func = node.func
-            name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
-            assert name not in {"__import__", "import_module"}, path.name
-
-
-def loaded_after(code: str) -> set[str]:
-    script = f"{code}\nimport sys, json\nprint(json.dumps(sorted(sys.modules)))"
-    result = subprocess.run(
-        [sys.executable, "-c", script],
-        cwd=REPO_ROOT,
-        capture_output=True,
-        text=True,
-        check=True,
-        timeout=60,
-    )
-    return set(json.loads(result.stdout.strip().splitlines()[-1]))
+    assert dynamic_imports(path) == [], path.name
 
 
 def test_importing_the_engine_loads_nothing_beyond_its_allowlisted_modules() -> None:

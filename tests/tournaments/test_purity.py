@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-REPO_ROOT = Path(__file__).resolve().parents[2]
+from tests.purity import REPO_ROOT, absolute_imports
+
 CORE = REPO_ROOT / "tournaments" / "core"
 MODULES = sorted(CORE.glob("*.py"))
 ALLOWED = {
@@ -28,18 +29,6 @@ ALLOWED = {
 }
 
 
-def imports(path: Path) -> list[str]:
-    tree = ast.parse(path.read_text(encoding="utf-8"))
-    found = []
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            found += [alias.name for alias in node.names]
-        elif isinstance(node, ast.ImportFrom) and node.level == 0:
-            assert node.module is not None
-            found.append(node.module)
-    return found
-
-
 def test_the_core_has_its_modules() -> None:
     names = {p.stem for p in MODULES}
     assert {"pairing", "standings", "seating", "cut", "roundrobin", "adjudication"} <= names
@@ -47,7 +36,7 @@ def test_the_core_has_its_modules() -> None:
 
 @pytest.mark.parametrize("path", MODULES, ids=lambda p: p.name)
 def test_every_import_is_allowlisted(path: Path) -> None:
-    for module in imports(path):
+    for module in absolute_imports(path):
         assert module in ALLOWED, f"{path.name} imports {module}"
 
 
