@@ -73,23 +73,28 @@ def bot_seed(seed: bytes, game: str, players: str, move: int) -> int:
     return int.from_bytes(hmac.new(seed, message, hashlib.sha256).digest(), "big")
 
 
-class Stream:
-    """A game's numbers from ``drawn + 1`` on, as a dice source (``randint``); keeps
-    what it gave (``rolled``) and each number's range (``ranges``)."""
+class Recording:
+    """Numbers from the game's counter ``drawn + 1`` on, as a dice source (``randint``)
+    that keeps what it gave (``rolled``) and each number's range (``ranges``), and
+    shuffles as the engines do (``sample``); where each number comes from is
+    ``draw``'s."""
 
-    def __init__(self, seed: bytes, game: str, players: str, drawn: int) -> None:
-        self._seed, self.game, self.players = seed, game, players
+    def __init__(self, drawn: int) -> None:
         self.first = drawn + 1
         self.rolled: list[int] = []
         self.ranges: list[tuple[int, int]] = []
 
     @property
     def drawn(self) -> int:
-        """The game's counter after this stream's numbers."""
+        """The game's counter after these numbers."""
         return self.first - 1 + len(self.rolled)
 
+    def draw(self, n: int, low: int, high: int) -> int:
+        """Number ``n`` of the game, in ``[low, high]``."""
+        raise NotImplementedError
+
     def randint(self, a: int, b: int) -> int:
-        value = number(self._seed, self.game, self.players, self.drawn + 1, a, b)
+        value = self.draw(self.drawn + 1, a, b)
         self.rolled.append(value)
         self.ranges.append((a, b))
         return value
@@ -102,3 +107,14 @@ class Stream:
             j = self.randint(0, i)
             a[i], a[j] = a[j], a[i]
         return a[:k]
+
+
+class Stream(Recording):
+    """A game's own numbers (``number``) from ``drawn + 1`` on."""
+
+    def __init__(self, seed: bytes, game: str, players: str, drawn: int) -> None:
+        super().__init__(drawn)
+        self._seed, self.game, self.players = seed, game, players
+
+    def draw(self, n: int, low: int, high: int) -> int:
+        return number(self._seed, self.game, self.players, n, low, high)

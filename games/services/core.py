@@ -29,6 +29,7 @@ from django.utils import timezone
 
 from accounts.models import Profile
 from games import notify, selectors
+from games.core import fairdice
 from games.errors import GameError
 from games.kinds import OVER, PLAY, Refused, competition_ranks, kind_of
 from games.models import Game, Move, Seat
@@ -60,7 +61,7 @@ def dice() -> random.Random:
     return _sources.dice or _system
 
 
-def game_dice(game: Game, seats: list[Seat] | None = None) -> seeds.Recorded:
+def game_dice(game: Game, seats: list[Seat] | None = None) -> fairdice.Recording:
     """Where the game's next numbers come from (its stream, unless a test set the
     services' dice), kept with their ranges and counters for the move."""
     return seeds.stream(game, seats if seats is not None else seats_of(game), _sources.dice)
@@ -214,7 +215,7 @@ def log_move(
     source: str,
     actor: AbstractBaseUser | None,
     sealable: bool = True,
-    drawn: seeds.Recorded | None = None,
+    drawn: fairdice.Recording | None = None,
 ) -> Move:
     """Write the move row (its action, dice and events, its number the next turn's) and
     advance the game's turn number; the position is the caller's to store (the game's

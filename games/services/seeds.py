@@ -29,35 +29,17 @@ from games.models import Game, Seat
 WORDS_LENGTH = 200
 
 
-class Recorded:
-    """The numbers one change of a game draws, from its stream (or, for a game made
-    before seeds and for tests that set the services' dice, from another source), kept
-    with their ranges and the counter of the first."""
+class Recorded(fairdice.Recording):
+    """The numbers one change of a game draws from another source than its stream (a
+    game made before seeds; tests that set the services' dice), kept as the stream's
+    are, with their ranges and the counter of the first."""
 
     def __init__(self, source: Any, first: int) -> None:
+        super().__init__(first - 1)
         self.source = source
-        self.first = first
-        self.rolled: list[int] = []
-        self.ranges: list[tuple[int, int]] = []
 
-    @property
-    def drawn(self) -> int:
-        """The game's counter after these numbers."""
-        return self.first - 1 + len(self.rolled)
-
-    def randint(self, a: int, b: int) -> int:
-        value = int(self.source.randint(a, b))
-        self.rolled.append(value)
-        self.ranges.append((a, b))
-        return value
-
-    def sample(self, items: list[str], k: int) -> list[str]:
-        """``k`` of ``items`` in a random order, drawn as the engines shuffle."""
-        a = list(items)
-        for i in range(len(a) - 1, 0, -1):
-            j = self.randint(0, i)
-            a[i], a[j] = a[j], a[i]
-        return a[:k]
+    def draw(self, n: int, low: int, high: int) -> int:
+        return int(self.source.randint(low, high))
 
 
 def _fernet() -> MultiFernet:
@@ -101,7 +83,7 @@ def words_hash(game: Game, seats: Iterable[Seat]) -> str:
     return fairdice.players_hash(str(game.pk), [(s.number, s.dice_words) for s in seats])
 
 
-def stream(game: Game, seats: Iterable[Seat], override: random.Random | None) -> Recorded:
+def stream(game: Game, seats: Iterable[Seat], override: random.Random | None) -> fairdice.Recording:
     """Where the game's next numbers come from: its stream from its counter on (the
     players' words fixed at the first number), ``override`` when tests set the services'
     dice, or the system's generator for a game made before seeds."""
@@ -110,8 +92,7 @@ def stream(game: Game, seats: Iterable[Seat], override: random.Random | None) ->
         return Recorded(override or random.SystemRandom(), first)
     if not game.dice_players_hash:
         game.dice_players_hash = words_hash(game, seats)
-    source = fairdice.Stream(seed_of(game), str(game.pk), game.dice_players_hash, game.dice_drawn)
-    return Recorded(source, first)
+    return fairdice.Stream(seed_of(game), str(game.pk), game.dice_players_hash, game.dice_drawn)
 
 
 def bot_random(game: Game, move: int, override: random.Random | None) -> random.Random:

@@ -13,7 +13,6 @@ from typing import Any
 import pytest
 from django.contrib.auth.models import User
 from django.core.management import call_command
-from django.db import transaction
 from django.test import Client
 from django.urls import reverse
 
@@ -21,7 +20,6 @@ from games import services
 from games.core import fairdice
 from games.management.commands.verify_game import verifier
 from games.models import Game, Move
-from games.options import GameOptions
 from games.services import seeds
 from mail.models import OutgoingMail
 from risiko.kind import RisiKo
@@ -219,15 +217,11 @@ def test_an_altered_roll_in_the_database_is_caught(ww5_game: Game, olga: User) -
 def test_a_risiko_war_die_game_verifies_its_deal_its_numbers_and_its_sealed_actions(
     alice: User, bob: User, carol: User, olga: User
 ) -> None:
-    from tests.risiko.test_held_lines import answer, front
+    from tests.risiko.test_held_lines import answer, front, war_table
     from tests.risiko.test_kind import placed, user_of
 
     with registered(RisiKo()) as risiko:
-        seats = [services.TableSeat("", user=user) for user in (alice, bob, carol)]
-        options = GameOptions(kind=risiko.key, rules={"battle": "war-die"})
-        with transaction.atomic():
-            game = services.create_table(options, seats, name="War night")
-        game.refresh_from_db()
+        game = war_table(risiko, (alice, bob, carol))
         running = record_of(game, alice)["dice"]
         assert running["start"]["values"] == [], "the deal stays secret while the game runs"
         assert len(running["start"]["ranges"]) == game.dice_drawn > 40

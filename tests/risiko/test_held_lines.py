@@ -6,8 +6,6 @@ a move-in: then they are reported "not run"."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 from django.contrib.auth.models import User
 from django.db import transaction
@@ -18,32 +16,37 @@ from games.options import GameOptions
 from mail.models import OutgoingMail
 from risiko.kind import RisiKo
 from tests.games.factories import Clock, alice, bob, carol, clock, olga
-from tests.kinds.registered import registered
-from tests.risiko.test_kind import page, placed, user_of
+from tests.risiko.test_kind import page, placed, risiko, user_of
 
-__all__ = ["alice", "bob", "carol", "clock", "olga"]
+__all__ = ["alice", "bob", "carol", "clock", "olga", "risiko"]
 
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture(autouse=True)
-def risiko() -> Iterator[RisiKo]:
-    with registered(RisiKo()) as kind:
-        yield kind
+def war_table(risiko: RisiKo, users: tuple[User, User, User]) -> Game:
+    """A war-die table of the three, seated at once: its sealed placement (K10) next."""
+    seats = [services.TableSeat("", user=user) for user in users]
+    options = GameOptions(kind=risiko.key, rules={"battle": "war-die"})
+    with transaction.atomic():
+        game = services.create_table(options, seats, name="War night")
+    game.refresh_from_db()
+    return game
+
+
+def war_begun(risiko: RisiKo, users: tuple[User, User, User]) -> tuple[Game, str]:
+    """A war-die table after its placement, and the first player's armies to place at
+    the front: "place <pool> <territory>"."""
+    game = placed(war_table(risiko, users), risiko)
+    _, origin, _, _ = front(game, risiko, armies=1)
+    return game, f"place {game.position['turn']['pool']} {origin}"
 
 
 @pytest.fixture
 def war_game(risiko: RisiKo, clock: Clock, alice: User, bob: User, carol: User) -> Game:
     """A war-die table of alice, bob and carol after the placement, the first player's
     turn armies placed on one territory at the front."""
-    seats = [services.TableSeat("", user=user) for user in (alice, bob, carol)]
-    options = GameOptions(kind=risiko.key, rules={"battle": "war-die"})
-    with transaction.atomic():
-        game = services.create_table(options, seats, name="War night")
-    game.refresh_from_db()
-    placed(game, risiko)
-    first, origin, _, _ = front(game, risiko, armies=1)
-    reinforce = f"place {game.position['turn']['pool']} {origin}"
+    game, reinforce = war_begun(risiko, (alice, bob, carol))
+    first = risiko.deciders(risiko.load(game.position))[0]
     services.submit_move(game.pk, user_of(game, first), reinforce, game.turn_number)
     game.refresh_from_db()
     return game
@@ -304,14 +307,8 @@ def test_the_finished_records_sealed_lines_carry_commitments_anyone_can_check(
 
     from risiko import engine
 
-    seats = [services.TableSeat("", user=user) for user in (alice, bob, carol)]
-    options = GameOptions(kind=risiko.key, rules={"battle": "war-die"})
-    with transaction.atomic():
-        game = services.create_table(options, seats, name="War night")
-    game.refresh_from_db()
-    placed(game, risiko)
+    game, place = war_begun(risiko, (alice, bob, carol))
     attacker, origin, target, defender = front(game, risiko, armies=1)
-    place = f"place {game.position['turn']['pool']} {origin}"
     script = f"{place}\nattack {target} from {origin} cost 1 move 1\nend"
     services.submit_script(game.pk, user_of(game, attacker), script, game.turn_number)
     answer(game, defender, "war cost 0")
