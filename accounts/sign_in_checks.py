@@ -9,28 +9,31 @@ most SIGN_IN_CHECKS_PER_CLIENT sign-ins checked at once, whichever the accounts,
 the site at most SIGN_IN_CHECKS_AT_ONCE, whichever the clients: a burst, from one
 address or from many, cannot take every web worker from the other players' pages.
 
-The slots are PostgreSQL advisory locks, shared by every process and freed by the
-server with the connection if a worker dies holding one. On another database (the
-local SQLite default, served by one process) they are kept in the process.
+The slots are PostgreSQL advisory locks, taken by a transaction that spans the sign-in,
+so that the failure the sign-in counts is committed as its slots are freed. They are
+transaction-scoped: the transaction's end frees them (a worker that dies holding some
+ends it, as the server rolls it back with the connection), and a pooler in transaction
+mode (PgBouncer) keeps the one server connection that holds them for the whole sign-in.
+On another database (the local SQLite default, served by one process) they are kept in
+the process, with no transaction around the sign-in: SQLite would hold its one write
+lock for the hash.
 """
 
 from __future__ import annotations
 
 import hashlib
-import logging
 import threading
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager, contextmanager
 
 from django.conf import settings
-from django.db import connection
+from django.db import connection, transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.urls import Resolver404, resolve
 
 from accounts.clients import client_address
 from accounts.signin import attempted_account
-
-logger = logging.getLogger(__name__)
 
 # The views that check a password to sign in: the site's form and the admin's.
 SIGN_IN_VIEWS = frozenset({"account_login", "admin:login"})
@@ -38,31 +41,29 @@ RETRY_AFTER_SECONDS = 2
 
 
 class SignInChecksMiddleware:
-    """Claims the client's slots before a sign-in view runs; frees them once it answered
-    (the failure counted, if it was one)."""
+    """Holds the client's slots while a sign-in view answers (the failure counted, if it
+    was one); refuses the sign-in at once when they are taken."""
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
-        try:
+        if not is_sign_in(request):
             return self.get_response(request)
-        finally:
-            claim: Claim | None = getattr(request, "sign_in_claim", None)
-            if claim is not None:
-                claim.free()
+        with slots_held(request) as taken:
+            if taken is None:
+                return self.get_response(request)
+        return busy(request, taken)
 
-    def process_view(
-        self, request: HttpRequest, view: Any, args: Any, kwargs: Any
-    ) -> HttpResponse | None:
-        match = request.resolver_match
-        if request.method != "POST" or match is None or match.view_name not in SIGN_IN_VIEWS:
-            return None
-        claim = Claim.take(request)
-        if not isinstance(claim, Claim):
-            return busy(request, claim)
-        request.sign_in_claim = claim  # type: ignore[attr-defined]
-        return None
+
+def is_sign_in(request: HttpRequest) -> bool:
+    if request.method != "POST":
+        return False
+    try:
+        match = resolve(request.path_info, getattr(request, "urlconf", None))
+    except Resolver404:
+        return False
+    return match.view_name in SIGN_IN_VIEWS
 
 
 def busy(request: HttpRequest, taken: str) -> HttpResponse:
@@ -76,42 +77,26 @@ def busy(request: HttpRequest, taken: str) -> HttpResponse:
     return response
 
 
-class Claim:
-    """The slots one sign-in holds while it is checked."""
-
-    def __init__(self, locks: Locks, keys: list[int]) -> None:
-        self.locks = locks
-        self.keys = keys
-
-    @classmethod
-    def take(cls, request: HttpRequest) -> Claim | str:
-        """The sign-in's slots: its account's for its client, one of its client's and
-        one of the site's; else which of those was taken (nothing is held then)."""
-        client = client_address(request) or ""
-        locks = locks_for_database()
-        held: list[int] = []
-        wanted = [
-            (CLIENT, [lock_key("account", client, attempted_account(request, None))]),
-            (CLIENT, slots("client", client, count=settings.SIGN_IN_CHECKS_PER_CLIENT)),
-            (SITE, slots("site", count=settings.SIGN_IN_CHECKS_AT_ONCE)),
-        ]
-        for owner, keys in wanted:
-            key = next((key for key in keys if locks.take(key)), None)
-            if key is None:
-                cls(locks, held).free()
-                return owner
-            held.append(key)
-        return cls(locks, held)
-
-    def free(self) -> None:
-        for key in self.keys:
-            try:
-                self.locks.free(key)
-            except Exception as error:  # the connection broke: the server freed them
-                logger.warning("a sign-in slot was not freed: %s: %s", type(error).__name__, error)
-
-
 CLIENT, SITE = "client", "site"  # whose slots were all taken
+
+
+@contextmanager
+def slots_held(request: HttpRequest) -> Iterator[str | None]:
+    """Holds the sign-in's slots while the block runs, yielding None: its account's for
+    its client, one of its client's and one of the site's. Else yields whose slots were
+    all taken (CLIENT or SITE); then none is held past the block."""
+    client = client_address(request) or ""
+    wanted = [
+        (CLIENT, [lock_key("account", client, attempted_account(request, None))]),
+        (CLIENT, slots("client", client, count=settings.SIGN_IN_CHECKS_PER_CLIENT)),
+        (SITE, slots("site", count=settings.SIGN_IN_CHECKS_AT_ONCE)),
+    ]
+    with locks_for_database().held() as take:
+        for owner, keys in wanted:
+            if not any(take(key) for key in keys):
+                yield owner
+                return
+        yield None
 
 
 def slots(*parts: str, count: int) -> list[int]:
@@ -124,26 +109,34 @@ def lock_key(*parts: str) -> int:
     return int.from_bytes(digest.digest(), "big", signed=True)
 
 
-class Locks:
-    def take(self, key: int) -> bool:
-        raise NotImplementedError
+Take = Callable[[int], bool]
 
-    def free(self, key: int) -> None:
+
+class Locks:
+    def held(self) -> AbstractContextManager[Take]:
+        """A span of work, yielding ``take(key)``: whether the lock was free, and is now
+        held until the span ends."""
         raise NotImplementedError
 
 
 class AdvisoryLocks(Locks):
-    """PostgreSQL's session advisory locks, on this thread's connection; not tied to a
-    transaction, so a sign-in's own transactions neither free nor keep them."""
+    """PostgreSQL's transaction-scoped advisory locks, on this thread's connection: the
+    span is a transaction (a savepoint inside one), and its end frees them.
 
-    def take(self, key: int) -> bool:
+    Never a session lock (``pg_try_advisory_lock``): behind a pooler in transaction mode
+    it would stay on whichever server connection ran the statement, held for whatever
+    client runs there next, and its unlock would go to another one."""
+
+    @contextmanager
+    def held(self) -> Iterator[Take]:
+        with transaction.atomic():
+            yield self.take
+
+    @staticmethod
+    def take(key: int) -> bool:
         with connection.cursor() as cursor:
-            cursor.execute("SELECT pg_try_advisory_lock(%s)", [key])
+            cursor.execute("SELECT pg_try_advisory_xact_lock(%s)", [key])
             return bool(cursor.fetchone()[0])
-
-    def free(self, key: int) -> None:
-        with connection.cursor() as cursor:
-            cursor.execute("SELECT pg_advisory_unlock(%s)", [key])
 
 
 class ProcessLocks(Locks):
@@ -151,16 +144,23 @@ class ProcessLocks(Locks):
         self._mutex = threading.Lock()
         self._taken: set[int] = set()
 
-    def take(self, key: int) -> bool:
-        with self._mutex:
-            if key in self._taken:
-                return False
-            self._taken.add(key)
+    @contextmanager
+    def held(self) -> Iterator[Take]:
+        mine: list[int] = []
+
+        def take(key: int) -> bool:
+            with self._mutex:
+                if key in self._taken:
+                    return False
+                self._taken.add(key)
+            mine.append(key)
             return True
 
-    def free(self, key: int) -> None:
-        with self._mutex:
-            self._taken.discard(key)
+        try:
+            yield take
+        finally:
+            with self._mutex:
+                self._taken.difference_update(mine)
 
 
 process_locks = ProcessLocks()

@@ -3,6 +3,10 @@
 Integration tests that need PostgreSQL or Redis ask for the `postgres` or `redis_url`
 fixture. When the service is not there the test skips and says how to enable it; under
 CI (CI=true) it fails instead, because CI promises those services.
+
+With DATABASE_POOLER=pgbouncer the tests reach PostgreSQL through PgBouncer, test
+database and all: the test database is created and dropped once the pooler's server
+connections to it are closed (``django_db_setup``).
 """
 
 import os
@@ -15,6 +19,7 @@ import pytest
 from django.conf import settings
 from django.db import connection
 from django.db.backends.base.base import BaseDatabaseWrapper
+from pytest_django import DjangoDbBlocker
 
 POSTGRES_HOW_TO = (
     "start PostgreSQL on 127.0.0.1:5432 and run bin/test, "
@@ -78,6 +83,42 @@ def redis_address(url: str) -> tuple[str, int] | None:
         return None
     parts = urlsplit(url)
     return (parts.hostname or "localhost", parts.port or 6379)
+
+
+def close_pooled_connections(name: str) -> None:
+    """Ends the server connections a pooler keeps open to the test database ``name``.
+
+    PgBouncer keeps its server connections for later clients, and PostgreSQL drops no
+    database that a connection uses: the test database could be dropped neither at the
+    end of the run nor, left by a run that was killed, at the start of the next. Run from
+    the pooler's connection to the maintenance database, which the drop uses too."""
+    with connection._nodb_cursor() as cursor:
+        cursor.execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+            "WHERE datname = %s AND pid <> pg_backend_pid()",
+            [name],
+        )
+
+
+@pytest.fixture(scope="session")
+def django_db_modify_db_settings(
+    django_db_modify_db_settings_parallel_suffix: None, django_db_blocker: DjangoDbBlocker
+) -> None:
+    """Just before the test database is created (dropped first, if it is there)."""
+    if settings.DATABASE_POOLER:
+        with django_db_blocker.unblock():
+            close_pooled_connections(connection.creation._get_test_db_name())
+
+
+@pytest.fixture(scope="session")
+def django_db_setup(django_db_setup: None, django_db_blocker: DjangoDbBlocker) -> Iterator[None]:
+    """pytest-django's test database; behind a pooler, dropped once the pooler's
+    connections to it are closed."""
+    yield
+    if settings.DATABASE_POOLER:
+        with django_db_blocker.unblock():
+            connection.close()
+            close_pooled_connections(connection.settings_dict["NAME"])
 
 
 @pytest.fixture

@@ -157,6 +157,23 @@ DATABASES = {
     ),
 }
 
+# DATABASE_POOLER=pgbouncer: DATABASE_URL leads to PostgreSQL through PgBouncer in
+# transaction pooling mode (or a pooler that works alike), which hands each transaction,
+# and each statement outside one, to whichever server connection is free. Nothing may
+# then outlive a transaction on its connection: the site keeps no session state (its
+# advisory locks are transaction-scoped, it sets nothing but the time zone, which
+# PgBouncer keeps per client, and prepares no statements: Django's psycopg default), and
+# with this setting the ORM's .iterator() reads its rows with a plain query instead of a
+# server-side cursor, which lives on one server connection across the fetches.
+DATABASE_POOLER = os.environ.get("DATABASE_POOLER", "").strip().lower()
+if DATABASE_POOLER not in ("", "pgbouncer"):
+    raise ImproperlyConfigured(
+        f"DATABASE_POOLER={os.environ['DATABASE_POOLER']!r} is not a pooler the site knows: "
+        "set it to pgbouncer (for PgBouncer in transaction mode), or leave it unset."
+    )
+if DATABASE_POOLER:
+    DATABASES["default"]["DISABLE_SERVER_SIDE_CURSORS"] = True
+
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # The embedded default serves a threaded web server (and in-process jobs) from one
     # file, and SQLite lets one connection write at a time. A deferred transaction that

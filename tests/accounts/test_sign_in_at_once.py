@@ -15,13 +15,16 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from typing import Any
 
 import pytest
 from axes.models import AccessAttempt
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import connection
+from django.db.backends.base.base import BaseDatabaseWrapper
 from django.http import HttpResponse
+from django.test.utils import CaptureQueriesContext
 
 from accounts.sign_in_checks import ProcessLocks
 from tests.accounts.conftest import PASSWORD, MakePlayer
@@ -174,10 +177,64 @@ def test_sixteen_wrong_passwords_at_once_cost_at_most_the_limits_hashes(
     assert statuses.count(200) == HeldHasher.computed
 
 
+def test_while_a_sign_in_is_checked_its_slots_are_held_by_its_open_transaction(
+    postgres: BaseDatabaseWrapper, alice: AbstractBaseUser
+) -> None:
+    # Transaction-scoped locks: behind a pooler in transaction mode (PgBouncer) the
+    # server connection holding them stays with the sign-in until its transaction ends;
+    # a session lock would stay on a connection handed to other clients meanwhile.
+    (first,) = held_sign_ins(lambda: site_sign_in(from_address(STRANGER), "alice", WRONG))
+
+    holders = advisory_lock_holders()
+
+    # The account's for the client, one of the client's and one of the site's.
+    assert len(holders) == 3
+    assert {holder.in_transaction for holder in holders} == {True}
+    assert len({holder.pid for holder in holders}) == 1
+    HeldHasher.let_go()
+    assert first.status() == 200
+    assert advisory_lock_holders() == []
+
+
+def test_the_slots_are_freed_by_the_transactions_end_not_unlocked_one_by_one(
+    postgres: BaseDatabaseWrapper, alice: AbstractBaseUser
+) -> None:
+    HeldHasher.hold(0)
+
+    with CaptureQueriesContext(postgres) as queries:
+        assert site_sign_in(from_address(STRANGER), "alice", WRONG).status_code == 200
+
+    advisory = [query["sql"] for query in queries if "advisory" in query["sql"]]
+    assert len(advisory) == 3
+    assert all(sql.startswith("SELECT pg_try_advisory_xact_lock(") for sql in advisory)
+
+
+@dataclass(frozen=True)
+class Holder:
+    pid: int
+    in_transaction: bool
+
+
+def advisory_lock_holders() -> list[Holder]:
+    """The server processes holding advisory locks in this database, one per lock, and
+    whether each is inside a transaction (seen from another connection)."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT l.pid, a.xact_start IS NOT NULL FROM pg_locks l "
+            "JOIN pg_stat_activity a ON a.pid = l.pid "
+            "WHERE l.locktype = 'advisory' AND l.granted AND l.database = "
+            "(SELECT oid FROM pg_database WHERE datname = current_database())"
+        )
+        return [Holder(pid, in_transaction) for pid, in_transaction in cursor.fetchall()]
+
+
 def test_on_another_database_the_slots_are_kept_in_the_process() -> None:
     # The local SQLite default is served by one process.
     locks = ProcessLocks()
-    assert locks.take(1) and locks.take(2)
-    assert not locks.take(1)
-    locks.free(1)
-    assert locks.take(1)
+    with locks.held() as take:
+        assert take(1) and take(2)
+        with locks.held() as another_take:
+            assert not another_take(1)
+            assert take(3)
+    with locks.held() as take:
+        assert take(1) and take(2) and take(3)

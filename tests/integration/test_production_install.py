@@ -24,6 +24,7 @@ from typing import Any
 
 import psycopg
 import pytest
+from django.conf import settings as django_settings
 from django.db import connection
 from psycopg import sql
 
@@ -124,7 +125,14 @@ def environment(
         "DJANGO_STATIC_ROOT": str(tmp_path / "static"),
         "PERIODIC_JOBS_EVERY": "1",
         "ANYMAIL_WEBHOOK_SECRET": "mailgun:" + secrets.token_urlsafe(20),
+        # Through PgBouncer (the integration tests' second run), as the recipe says.
+        **pooler_setting(),
     }
+
+
+def pooler_setting() -> dict[str, str]:
+    pooler = django_settings.DATABASE_POOLER
+    return {"DATABASE_POOLER": pooler} if pooler else {}
 
 
 @pytest.fixture

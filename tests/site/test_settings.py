@@ -26,7 +26,14 @@ PRODUCTION = {
     "SITE_URL": "https://ww5.example.org",
 }
 # Variables the tests below set; whatever the test process has of them is left out.
-READ_HERE = ("EMAIL_HOST", "EMAIL_PORT", "EMAIL_USE_TLS", "SITE_URL", "PERIODIC_JOBS_EVERY")
+READ_HERE = (
+    "EMAIL_HOST",
+    "EMAIL_PORT",
+    "EMAIL_USE_TLS",
+    "SITE_URL",
+    "PERIODIC_JOBS_EVERY",
+    "DATABASE_POOLER",
+)
 
 
 def manage(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
@@ -268,3 +275,55 @@ def test_a_soft_time_limit_not_below_the_hard_one_is_refused(
 ) -> None:
     with pytest.raises(ImproperlyConfigured, match="must be above 0 and below"):
         settings_for(monkeypatch, CELERY_TASK_SOFT_TIME_LIMIT=soft, CELERY_TASK_TIME_LIMIT=hard)
+
+
+# --- PostgreSQL through a pooler in transaction mode -------------------------------------
+
+POSTGRES_URL = "postgres://ww5@127.0.0.1:6432/ww5"
+
+
+def test_behind_pgbouncer_the_orm_reads_without_server_side_cursors(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A server-side cursor (the ORM's .iterator()) lives on one server connection, which
+    # a pooler in transaction mode hands to other clients between two fetches.
+    values = settings_for(monkeypatch, DATABASE_URL=POSTGRES_URL, DATABASE_POOLER=" PgBouncer ")
+
+    assert values["DATABASES"]["default"]["DISABLE_SERVER_SIDE_CURSORS"] is True
+
+
+def test_reached_directly_postgresql_keeps_its_server_side_cursors(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    database = settings_for(monkeypatch, DATABASE_URL=POSTGRES_URL)["DATABASES"]["default"]
+
+    assert database.get("DISABLE_SERVER_SIDE_CURSORS", False) is False
+
+
+def test_a_pooler_the_site_does_not_know_is_refused_naming_the_variable(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    with pytest.raises(ImproperlyConfigured) as refused:
+        settings_for(monkeypatch, DATABASE_URL=POSTGRES_URL, DATABASE_POOLER="pgpool")
+
+    assert "DATABASE_POOLER='pgpool' is not a pooler the site knows" in str(refused.value)
+
+
+def test_no_connection_keeps_state_a_pooler_would_hand_to_another_client(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    database = settings_for(monkeypatch, DATABASE_URL=POSTGRES_URL, DATABASE_POOLER="pgbouncer")[
+        "DATABASES"
+    ]["default"]
+    options = database.get("OPTIONS", {})
+
+    # No prepared statements: psycopg binds on the client, and Django turns its
+    # automatic preparing off (prepare_threshold None) unless told otherwise.
+    assert options.get("server_side_binding") is not True
+    assert options.get("prepare_threshold") is None
+    # Times in UTC (USE_TZ) with no time zone of the database's own: Django sets UTC on
+    # a new connection whose server runs another zone, a parameter PgBouncer keeps per
+    # client and sets again on each server connection it hands that client.
+    assert database.get("TIME_ZONE") is None
+    # No role set on the connection (SET ROLE), which would stay with the server's.
+    assert "assume_role" not in options
