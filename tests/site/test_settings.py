@@ -268,3 +268,14 @@ def test_a_soft_time_limit_not_below_the_hard_one_is_refused(
 ) -> None:
     with pytest.raises(ImproperlyConfigured, match="must be above 0 and below"):
         settings_for(monkeypatch, CELERY_TASK_SOFT_TIME_LIMIT=soft, CELERY_TASK_TIME_LIMIT=hard)
+
+
+def test_a_deadline_claim_expires_after_five_minutes_or_the_environments_time(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.delenv("DEADLINE_CLAIM_EXPIRES_SECONDS", raising=False)
+    assert settings_for(monkeypatch)["DEADLINE_CLAIM_EXPIRES_SECONDS"] == 300
+    values = settings_for(monkeypatch, DEADLINE_CLAIM_EXPIRES_SECONDS="2.5")
+    assert values["DEADLINE_CLAIM_EXPIRES_SECONDS"] == 2.5
+    with pytest.raises(ImproperlyConfigured, match="DEADLINE_CLAIM_EXPIRES_SECONDS must be"):
+        settings_for(monkeypatch, DEADLINE_CLAIM_EXPIRES_SECONDS="0")
