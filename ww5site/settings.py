@@ -542,6 +542,13 @@ PERIODIC_JOBS_EVERY = env_float("PERIODIC_JOBS_EVERY", 60)
 # A bot seat still waiting this long after its decision fell due lost its job (the
 # broker was down, a worker died): the bot sweep starts it again.
 BOT_STALLED_SECONDS = env_float("BOT_STALLED_SECONDS", 60)
+# A game the deadline sweep claimed whose missed-decision job has not ended this long
+# after (its worker died, or the broker lost the job) is claimed again by a later sweep.
+# So a missed deadline is handled at most 2 * PERIODIC_JOBS_EVERY + this after it
+# passed, while a beat and a worker run (README, Background jobs).
+DEADLINE_CLAIM_EXPIRES_SECONDS = env_float("DEADLINE_CLAIM_EXPIRES_SECONDS", 300)
+if DEADLINE_CLAIM_EXPIRES_SECONDS <= 0:
+    raise ImproperlyConfigured("DEADLINE_CLAIM_EXPIRES_SECONDS must be above 0.")
 # How often an open game page asks whether the game changed (another player moved, a
 # deadline passed), to show it without a reload.
 GAME_PAGE_POLL_SECONDS = env_int("GAME_PAGE_POLL_SECONDS", 10)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from typing import Any
 
+from django.conf import settings
 from django.db import transaction
 from django.db.models import Q
 
@@ -25,8 +26,9 @@ from games.services.core import (
     store_position,
 )
 
-# A claim whose task never finished (a worker died) is swept again after this long.
-CLAIM_EXPIRES = timedelta(minutes=5)
+# A claim whose task never finished (a worker died) is swept again after this long
+# (DEADLINE_CLAIM_EXPIRES_SECONDS, 5 minutes by default).
+CLAIM_EXPIRES = timedelta(seconds=settings.DEADLINE_CLAIM_EXPIRES_SECONDS)
 
 
 def sweep_deadlines(now: datetime | None = None, limit: int = 10_000) -> list[int]:

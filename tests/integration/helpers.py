@@ -2,7 +2,7 @@
 
 - ``SmtpSink``: an SMTP server (aiosmtpd) on a free localhost port that keeps every mail
   it accepts; it can hold the first session at RCPT until the test releases it.
-- ``CeleryProcesses``: a Celery worker and a Celery beat, each a subprocess of
+- ``CeleryProcesses``: Celery workers and beats, each a subprocess of
   ``python -m celery -A ww5site`` (or of another ``celery`` program), with their output
   kept in files.
 - ``RedisServer``: a private redis-server on a free localhost port, for a test to stop
@@ -183,7 +183,7 @@ class Running:
 
 
 class CeleryProcesses:
-    """Celery workers and a beat as subprocesses, with the given environment; ``celery``:
+    """Celery workers and beats as subprocesses, with the given environment; ``celery``:
     the command that runs Celery (by default this Python's)."""
 
     def __init__(
@@ -236,7 +236,10 @@ class CeleryProcesses:
 
     def start_worker(self, name: str, pool: str = "solo", concurrency: int = 1, **env: str) -> None:
         """A worker, by default with the solo pool; ``env``: more environment. Returns once
-        it is ready."""
+        it is ready. Its database connections carry its name (PostgreSQL's
+        ``application_name``), so a test can tell in ``pg_stat_activity`` which worker
+        is doing what."""
+        env = {"PGAPPNAME": name, **env}
         running = self._start(
             name,
             [
@@ -254,8 +257,9 @@ class CeleryProcesses:
         self._wait_for_line(running, " ready.", seconds=30)
 
     def start_beat(self, name: str = "beat") -> None:
-        """The beat, with its schedule file in the test's directory."""
-        schedule = self.directory / "beat-schedule"
+        """A beat, with a schedule file of its own in the test's directory (as each beat of
+        a site has, on whichever host it runs)."""
+        schedule = self.directory / f"{name}-schedule"
         running = self._start(name, ["beat", "--loglevel=INFO", f"--schedule={schedule}"], {})
         self._wait_for_line(running, "beat: Starting", seconds=30)
 

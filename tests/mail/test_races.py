@@ -2,16 +2,21 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
+from functools import partial
+
 import pytest
 from django.db import transaction
 from django.db.backends.base.base import BaseDatabaseWrapper
+from django.utils import timezone
 
 from mail.models import OutgoingMail
-from mail.services import queue_mail, send_now
+from mail.services import queue_mail, send_now, sweep_outbox
 from tests.mail.transports import FlakyTransport
 from tests.races import race
 
 pytestmark = pytest.mark.django_db(transaction=True)
+Status = OutgoingMail.Status
 
 
 def queue_decision_mail() -> OutgoingMail | None:
@@ -50,3 +55,33 @@ def test_ten_workers_given_the_same_mail_send_it_once(
     assert not [o.error for o in outcomes if o.error is not None]
     assert sorted(o.value for o in outcomes) == ["sent"] + ["skipped"] * 9
     assert len(flaky.delivered) == 1
+
+
+def test_two_outbox_sweeps_at_once_send_each_waiting_mail_once(
+    postgres: BaseDatabaseWrapper, flaky: type[FlakyTransport]
+) -> None:
+    """A retry that is due, a mail whose sending worker died (its claim expired) and one
+    whose task was lost: both sweeps hand each to a send (in-process here), and each is
+    delivered once."""
+    flaky.failures.extend(TimeoutError("timed out") for _ in range(12))
+    with transaction.atomic():
+        mails = [
+            queue_mail(f"p{n}@example.com", f"Mail {n}", "text", "", kind="decision")
+            for n in range(12)
+        ]
+    assert OutgoingMail.objects.filter(status=Status.RETRY).count() == 12
+    now = timezone.now()
+    long_ago = now - timedelta(hours=1)
+    ids = [mail.pk for mail in mails if mail is not None]
+    OutgoingMail.objects.filter(pk__in=ids[:4]).update(next_attempt_at=long_ago)
+    OutgoingMail.objects.filter(pk__in=ids[4:8]).update(status=Status.SENDING, claimed_at=long_ago)
+    OutgoingMail.objects.filter(pk__in=ids[8:]).update(
+        status=Status.QUEUED, next_attempt_at=long_ago
+    )
+
+    outcomes = race([partial(sweep_outbox, now) for _ in range(2)])
+
+    assert [o.error for o in outcomes] == [None, None]
+    assert set(OutgoingMail.objects.values_list("status", flat=True)) == {Status.SENT}
+    delivered = sorted(message.subject for message in flaky.delivered)
+    assert delivered == sorted(f"Mail {n}" for n in range(12))

@@ -120,3 +120,50 @@ def test_matchmaking_and_a_games_end_lock_the_players_in_key_order(
     )
     update = next(n for n, q in enumerate(sql) if q.startswith(f"UPDATE {table}"))
     assert lock < update and "ORDER BY 1 ASC" in sql[lock]  # the selected column: the key
+
+
+def test_three_ladder_sweeps_at_once_end_the_season_rank_the_late_games_and_form_tables_once(
+    postgres: BaseDatabaseWrapper, anna: Any, django_user_model: Any
+) -> None:
+    """Past the season's end and its games' time, with players waiting: the season
+    ends once (one next season), each late game is ranked and rated once, and the
+    waiting players are seated once, whichever sweep does what."""
+    from games.models import GameEvent
+    from ratings.models import JournalEntry, Season
+    from ratings.services import sweeps
+
+    start = timezone.now()
+    league = services.create_league("Sweep League", anna)
+    ladder = ladders.create_ladder(
+        league,
+        anna,
+        "Sweep ladder",
+        now=start,
+        player_count="3-4",
+        season_length=timedelta(days=30),
+        game_time=timedelta(hours=6),
+        recent_games=0,
+    )
+    players = [
+        ladders.join(ladder, make_user(django_user_model, f"sweeper{n}"), max_games=2)
+        for n in range(8)
+    ]
+    late = matchmaking.match(ladder.pk)
+    assert len(late) == 2
+    later = start + timedelta(days=30)
+    Ladder.objects.filter(pk=ladder.pk).update(match_due_at=later)
+
+    outcomes = race([partial(sweeps.sweep, later) for _ in range(3)])
+
+    assert [o.error for o in outcomes] == [None] * 3
+    seasons = Season.objects.filter(ladder=ladder).order_by("number")
+    assert [(s.number, s.ended_at) for s in seasons] == [(1, later), (2, None)]
+    ranked = GameEvent.objects.filter(kind=GameEvent.Kind.ADJUDICATE)
+    assert sorted(ranked.values_list("game_id", flat=True)) == sorted(g.game_id for g in late)
+    assert JournalEntry.objects.filter(season=seasons[0]).count() == 8  # each seat once
+    formed = LadderGame.objects.filter(season=seasons[1])
+    assert formed.count() == 2  # the eight, seated again in the new season, once
+    seated = list(formed.values_list("seats__player_id", flat=True))
+    assert sorted(seated) == sorted(p.pk for p in players)
+    for player in LadderPlayer.objects.all():  # their late games ended: one game each
+        assert player.active_games == 1

@@ -327,3 +327,14 @@ def test_no_connection_keeps_state_a_pooler_would_hand_to_another_client(
     assert database.get("TIME_ZONE") is None
     # No role set on the connection (SET ROLE), which would stay with the server's.
     assert "assume_role" not in options
+
+
+def test_a_deadline_claim_expires_after_five_minutes_or_the_environments_time(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.delenv("DEADLINE_CLAIM_EXPIRES_SECONDS", raising=False)
+    assert settings_for(monkeypatch)["DEADLINE_CLAIM_EXPIRES_SECONDS"] == 300
+    values = settings_for(monkeypatch, DEADLINE_CLAIM_EXPIRES_SECONDS="2.5")
+    assert values["DEADLINE_CLAIM_EXPIRES_SECONDS"] == 2.5
+    with pytest.raises(ImproperlyConfigured, match="DEADLINE_CLAIM_EXPIRES_SECONDS must be"):
+        settings_for(monkeypatch, DEADLINE_CLAIM_EXPIRES_SECONDS="0")

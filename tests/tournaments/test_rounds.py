@@ -181,3 +181,36 @@ def test_a_reviewed_round_can_be_paired_again_until_it_starts(league_a: League, 
     assert started.status == Round.Status.RUNNING and Game.objects.count() == 2
     with pytest.raises(TournamentError, match="has started"):
         rounds.repair_round(event, anna, 1)
+
+
+def test_a_game_is_ranked_on_its_position_when_it_ends_not_when_the_sweep_read_it(
+    alice: Any, bob: Any, carol: Any
+) -> None:
+    """The sweep reads the late games, then ranks them one after the other; a bot's job
+    (or a player) may move meanwhile. The ranking and its published values are those of
+    the position the game ends in."""
+    from games import services as games
+    from games.kinds import kind_of
+    from games.models import GameEvent
+    from games.options import GameOptions
+    from ww5 import engine
+    from ww5.tournament import CONTINENTS
+
+    seats = [games.TableSeat(CONTINENTS[n], user=u) for n, u in enumerate([alice, bob, carol])]
+    game = games.create_table(GameOptions(), seats, first_seat=0)
+    read_by_the_sweep = Game.objects.get(pk=game.pk)
+    for _ in range(2):  # two placements made after the sweep read the game
+        game.refresh_from_db()
+        state = games.state_of(game)
+        action = engine.legal_actions(state)[0]
+        assert game.to_move is not None and game.to_move.user is not None
+        games.submit_move(game.pk, game.to_move.user, action, game.turn_number)
+    game.refresh_from_db()
+    ranking = ["territories", "pips"]
+    measured = kind_of(game).measure(game.position, ranking)
+
+    assert rounds.adjudicate_game(read_by_the_sweep, ranking)
+
+    reason = GameEvent.objects.get(game=game, kind=GameEvent.Kind.ADJUDICATE).reason
+    for player, values in measured.items():
+        assert f"{player}: {', '.join(str(v) for v in values)}" in reason

@@ -21,7 +21,6 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from games import services as games
-from games.errors import GameError
 from games.kinds import GameKind, kind_named
 from games.models import Game, Move
 from games.services import TableSeat as GameSeat
@@ -475,28 +474,33 @@ def adjudicate_game(game: Game, ranking: list[str]) -> bool:
 
     The game's kind measures its players on the stored position (the adjudication acts
     on the game: nothing is shown to a reader but the ranking and its values), and says
-    who is out already from the moves; ``tournaments.core.adjudication`` ranks them."""
-    if not game.is_active:
-        return False
-    kind = kind_named(game.kind)
-    measures = kind.adjudication_measures()
-    ranking = kind_ranking(kind, ranking)
-    moves = [
-        (action, list(events))
-        for action, events in game.moves.order_by("number").values_list("action", "events")
-    ]
-    out = [judging.Elimination(players, forfeit) for players, forfeit in kind.eliminations(moves)]
-    values = kind.measure(game.position, judging.ranking_steps(ranking, measures))
-    decided = judging.adjudicate(values, ranking, out, measures=measures)
-    reason = "; ".join(
-        f"{v.player}: " + ", ".join(str(x) for x in v.values) for v in decided.values
-    )
-    try:
+    who is out already from the moves; ``tournaments.core.adjudication`` ranks them.
+    ``game`` may have been read a while ago (a sweep ranks its late games one after the
+    other while bots and players go on moving, and two sweeps may rank the same games):
+    it is locked and read again first, so the ranking is that of the position it ends
+    in, and a game another sweep ended is left alone."""
+    with transaction.atomic():
+        game = games.lock_game(game.pk)
+        if not game.is_active:
+            return False
+        kind = kind_named(game.kind)
+        measures = kind.adjudication_measures()
+        ranking = kind_ranking(kind, ranking)
+        moves = [
+            (action, list(events))
+            for action, events in game.moves.order_by("number").values_list("action", "events")
+        ]
+        out = [
+            judging.Elimination(players, forfeit) for players, forfeit in kind.eliminations(moves)
+        ]
+        values = kind.measure(game.position, judging.ranking_steps(ranking, measures))
+        decided = judging.adjudicate(values, ranking, out, measures=measures)
+        reason = "; ".join(
+            f"{v.player}: " + ", ".join(str(x) for x in v.values) for v in decided.values
+        )
         games.adjudicate(
             game.pk,
             [list(group) for group in decided.order],
             f"ranked by {', '.join(ranking)}, then elimination order ({reason})",
         )
-    except GameError:
-        return False  # it ended meanwhile (the finish path locks the game)
-    return True
+        return True
