@@ -1,0 +1,692 @@
+"""Capacity benchmark: the periodic sweeps and the heaviest reads over a loaded database.
+
+    .venv/bin/python -m bench.capacity [--games 100000] [--users 200000] [--due 10000]
+        [--reminders 1000] [--stalled-bots 1000] [--moves 20] [--heavy 100]
+        [--entrants 1000] [--rounds 3] [--runs 5] [--reuse]
+
+On the local PostgreSQL database ``ww5_capacity`` (``BENCH_CAPACITY_DATABASE_URL``;
+created if missing, migrated, its games, events and outbox emptied first) with
+production settings (as ``bench.web``) and the cache in the local Redis
+(``BENCH_CAPACITY_CACHE_URL``, database 15 by default; the script clears it), it loads:
+
+- ``--users`` players (rows of ``auth_user`` and their profiles, each with an address),
+  copied in bulk with ``INSERT … SELECT``;
+- ``--games`` World War 5 games in play: one game played with the services through its
+  strict setup and on to ``--moves`` moves, then its row, its seats and its move rows
+  copied in bulk, each copy seated by two of the players (each player in about one game;
+  one player, the heavy one, in ``--heavy`` of them). ``--due`` of them are past their
+  deadline, ``--reminders`` others due their reminder, and ``--stalled-bots`` others wait
+  for a bot seat whose turn was lost (their last move a day ago);
+- an event of ``--entrants`` players (Swiss, tables of 4) played for ``--rounds`` rounds
+  with the services, each round's games ended by the round's deadline (adjudicated),
+  and the next round paired;
+- four games of 200 moves: RisiKo (4 players, the random bot's choices) and World War 5 (2
+  players), one of each still running and one over (its last moves resignations).
+
+Then it times, ``--runs`` times each (min and median printed), in this process, the
+requests through Django's test client (no web server): the three sweeps (deadlines,
+reminders, stalled bots) and the outbox sweep, with every hand-over to a task (a
+missed decision's policy, a bot's turn, a mail's sending) replaced by a counter, and
+the state each claims put back between runs; the lobby (signed out, and signed in as
+the heavy player, whose games it lists); the heavy player's public page; the event's
+``standings.json``; each 200-move game's ``record.json`` for each kind of reader, the
+first request (the cache emptied) and the ones after it, and for a running game the
+request after each new move. Last, the bytes on disk (``pg_total_relation_size``: the
+table, its indexes and TOAST) per game, seat, move, player and outbox mail.
+
+``--reuse`` keeps a database loaded by an earlier run (same ``--games``) and only times.
+Prints one figure a line. Every loop is bounded: the script stops by itself.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import statistics
+import time
+from collections.abc import Callable
+from typing import Any
+
+from bench.deadlines import game_in_play
+from bench.web import create_database, server_env
+
+DATABASE_URL = os.environ.get(
+    "BENCH_CAPACITY_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/ww5_capacity"
+)
+CACHE_URL = os.environ.get("BENCH_CAPACITY_CACHE_URL", "redis://127.0.0.1:6379/15")
+PREFIX = "cap"  # the loaded players' usernames: cap-1, cap-2, …
+HEAVY = "cap-heavy"
+RECORD_MOVES = 200
+
+
+def setup_django() -> None:
+    os.environ.update(server_env(DATABASE_URL))  # production settings, as bench.web
+    os.environ["CACHE_URL"] = CACHE_URL  # sessions, and whatever the site caches
+    os.environ.pop("REDIS_URL", None)  # no broker: every hand-over is patched below
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+
+    call_command("migrate", verbosity=0, interactive=False)
+    call_command("collectstatic", verbosity=0, interactive=False)  # the pages' manifest
+
+
+class Handed:
+    """What the sweeps would have handed to tasks, counted instead of run."""
+
+    def __init__(self) -> None:
+        self.missed: list[int] = []
+        self.bots: list[int] = []
+        self.mails: list[int] = []
+
+    def patch(self) -> None:
+        import mail.services
+        from games.services import deadlines
+        from games.tasks import play_bots
+
+        deadlines.handle_missed_later = self.missed.extend  # type: ignore[assignment]
+        play_bots.delay = self.bots.append  # type: ignore[method-assign]
+        mail.services.send_later = self.mails.extend  # type: ignore[assignment]
+
+
+# --- loading --------------------------------------------------------------------------
+
+
+def execute(sql: str, params: Any = None) -> int:
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        return cursor.rowcount
+
+
+def scalar(sql: str, params: Any = None) -> Any:
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        row = cursor.fetchone()
+        return None if row is None else row[0]
+
+
+def empty() -> None:
+    execute(
+        "TRUNCATE games_move, games_seat, games_game, games_gameevent, mail_outgoingmail, "
+        "tournaments_league RESTART IDENTITY CASCADE"
+    )
+
+
+def load_users(users: int) -> None:
+    """``users`` players and their profiles, each with an address; one more, the heavy
+    player. The profiles' columns take their model defaults."""
+    from django.contrib.auth.models import User
+
+    from accounts.models import Profile
+
+    if User.objects.filter(username__startswith=f"{PREFIX}-").count() >= users + 1:
+        return
+    User.objects.filter(username__startswith=f"{PREFIX}-").delete()
+    execute(
+        "INSERT INTO auth_user (password, is_superuser, username, first_name, last_name, "
+        "email, is_staff, is_active, date_joined) "
+        "SELECT '!', false, %(prefix)s || '-' || i, '', '', "
+        "%(prefix)s || '-' || i || '@example.test', false, true, now() "
+        "FROM generate_series(1, %(users)s) AS i",
+        {"prefix": PREFIX, "users": users},
+    )
+    User.objects.create(username=HEAVY, email=f"{HEAVY}@example.test")  # its profile: saved
+    from django.db import connection
+
+    fields = [f for f in Profile._meta.concrete_fields if f.column not in ("id", "user_id")]
+    columns = ", ".join(f.column for f in fields)
+    values = ", ".join(["%s"] * len(fields))
+    execute(
+        f"INSERT INTO accounts_profile (user_id, {columns}) SELECT u.id, {values} "
+        "FROM auth_user u LEFT JOIN accounts_profile p ON p.user_id = u.id "
+        "WHERE p.id IS NULL",
+        [f.get_db_prep_save(f.get_default(), connection) for f in fields],
+    )
+    execute("ANALYZE auth_user")
+    execute("ANALYZE accounts_profile")
+
+
+def player(n: int) -> Any:
+    from django.contrib.auth.models import User
+
+    return User.objects.get(username=f"{PREFIX}-{n}")
+
+
+def calm_move(game: Any, rng: random.Random) -> str:
+    """A World War 5 action that rarely attacks and never puts its own player out, so
+    that a game goes on for hundreds of moves."""
+    from games import services
+    from ww5 import engine
+    from ww5.engine.lookahead import eliminates_mover
+
+    state = services.state_of(game)
+    actions = engine.legal_actions(state)
+    calm = [a for a in actions if not a.startswith("invade") and not eliminates_mover(state, a)]
+    return rng.choice(calm if calm and rng.random() < 0.97 else actions)
+
+
+def play_ww5(game: Any, moves: int, seed: int) -> Any:
+    from games import services
+
+    rng = random.Random(seed)
+    for _ in range(moves * 2):  # bounded
+        game.refresh_from_db()
+        if not game.is_active or game.turn_number >= moves:
+            break
+        services.submit_move(game.pk, game.to_move.user, calm_move(game, rng), game.turn_number)
+    game.refresh_from_db()
+    return game
+
+
+def template(moves: int) -> Any:
+    """The World War 5 game every copy is made of: in play, ``moves`` moves made."""
+    game = game_in_play(player(1), player(2), "cap template")
+    return play_ww5(game, moves, seed=1)
+
+
+def copy_games(source: Any, games: int, users: int, args: argparse.Namespace) -> None:
+    """``games - 1`` copies of ``source``: its row, seats and move rows.
+
+    Copy ``i`` (from 1) is seated by players ``2i - 1`` and ``2i`` (modulo ``users``),
+    and by the heavy player at its first seat when ``i`` is a multiple of
+    ``games // heavy``. Copies 1 to ``due`` are past their deadline (by ``i`` seconds;
+    the even ones past their grace); the next ``reminders`` due their reminder; the next
+    ``stalled_bots`` wait for a bot seat (the seat the game waits for is a greedy bot's).
+    Every copy's moves were made a day before the template's.
+    """
+    from games.models import Game, Move, Seat
+
+    due, reminders, bots = args.due, args.reminders, args.stalled_bots
+    overrides = {
+        "id": None,
+        "name": "'cap ' || i",
+        "invite_token": "'cap-' || i",
+        "to_move_id": "NULL",
+        "deadline": (
+            "CASE WHEN i <= %(due)s THEN now() - i * interval '1 second' "
+            "ELSE now() + interval '1 day' + i * interval '1 second' END"
+        ),
+        "remind_at": (
+            "CASE WHEN i > %(due)s AND i <= %(due)s + %(reminders)s "
+            "THEN now() - interval '1 minute' "
+            "ELSE now() + interval '12 hours' + i * interval '1 second' END"
+        ),
+        "grace_used": "i <= %(due)s AND i %% 2 = 0",
+        "deadline_claimed_at": "NULL",
+        "created_at": "t.created_at - interval '1 day' - i * interval '1 millisecond'",
+        "started_at": "t.started_at - interval '1 day' - i * interval '1 millisecond'",
+    }
+    columns = [f.column for f in Game._meta.concrete_fields if overrides.get(f.column, 1)]
+    values = [overrides.get(c) or f't."{c}"' for c in columns]
+    params = {
+        "template": source.pk,
+        "copies": games - 1,
+        "due": due,
+        "reminders": reminders,
+        "bots_from": due + reminders,
+        "bots": bots,
+        "users": users,
+        "every": max(1, games // max(args.heavy, 1)) if args.heavy else games + 1,
+        "prefix": PREFIX,
+        "heavy": HEAVY,
+        "waiting": source.to_move.number,
+    }
+    execute(
+        f"INSERT INTO games_game ({', '.join(columns)}) SELECT {', '.join(values)} "
+        "FROM games_game t CROSS JOIN generate_series(1, %(copies)s) AS i "
+        "WHERE t.id = %(template)s",
+        params,
+    )
+    # The players by number, for seating: player n is cap-n.
+    execute("DROP TABLE IF EXISTS cap_players")
+    execute(
+        "CREATE TEMPORARY TABLE cap_players AS SELECT "
+        "substr(username, length(%(prefix)s) + 2)::int AS n, id FROM auth_user "
+        "WHERE username ~ ('^' || %(prefix)s || '-[0-9]+$')",
+        params,
+    )
+    execute("CREATE INDEX ON cap_players (n)")
+    execute(
+        "CREATE TEMPORARY TABLE cap_copies AS SELECT id, "
+        "split_part(invite_token, '-', 2)::int AS i FROM games_game "
+        "WHERE invite_token LIKE 'cap-%%'"
+    )
+    seat_columns = [f.column for f in Seat._meta.concrete_fields if f.column != "id"]
+    seat_values = {c: f's."{c}"' for c in seat_columns}
+    seat_values["game_id"] = "g.id"
+    bot = "g.i > %(bots_from)s AND g.i <= %(bots_from)s + %(bots)s AND s.number = %(waiting)s"
+    seat_values["user_id"] = (
+        f"CASE WHEN {bot} THEN NULL "
+        "WHEN s.number = 1 AND g.i %% %(every)s = 0 "
+        "THEN (SELECT id FROM auth_user WHERE username = %(heavy)s) "
+        "ELSE (SELECT id FROM cap_players p "
+        "WHERE p.n = (2 * g.i + s.number - 3) %% %(users)s + 1) END"
+    )
+    seat_values["bot"] = f"CASE WHEN {bot} THEN 'greedy' ELSE s.bot END"
+    execute(
+        f"INSERT INTO games_seat ({', '.join(seat_columns)}) "
+        f"SELECT {', '.join(seat_values[c] for c in seat_columns)} FROM cap_copies g "
+        "JOIN games_seat s ON s.game_id = %(template)s",
+        params,
+    )
+    execute(
+        "UPDATE games_game g SET to_move_id = c.id FROM games_seat c "
+        "WHERE c.game_id = g.id AND c.number = %(waiting)s AND g.id <> %(template)s "
+        "AND g.invite_token LIKE 'cap-%%'",
+        params,
+    )
+    move_columns = [f.column for f in Move._meta.concrete_fields if f.column != "id"]
+    move_values = {c: f'm."{c}"' for c in move_columns}
+    move_values.update(
+        game_id="g.id",
+        seat_id="c.id",
+        player_id="c.user_id",
+        actor_id="CASE WHEN m.actor_id IS NULL THEN NULL ELSE c.user_id END",
+        created_at="m.created_at - interval '1 day'",
+    )
+    execute(
+        f"INSERT INTO games_move ({', '.join(move_columns)}) "
+        f"SELECT {', '.join(move_values[c] for c in move_columns)} FROM cap_copies g "
+        "JOIN games_move m ON m.game_id = %(template)s "
+        "JOIN games_seat ts ON ts.id = m.seat_id "
+        "JOIN games_seat c ON c.game_id = g.id AND c.number = ts.number",
+        params,
+    )
+    execute("DROP TABLE cap_copies")
+    for table in ("games_game", "games_seat", "games_move"):
+        execute(f"ANALYZE {table}")
+
+
+def event(entrants: int, rounds: int) -> Any:
+    """A Swiss event of ``entrants`` players, tables of 4, played for ``rounds`` rounds
+    (each ended at its deadline: every game adjudicated) and the next round paired."""
+    from django.contrib.auth.models import User
+
+    from tournaments import services
+    from tournaments.models import Round
+    from tournaments.services import rounds as event_rounds
+
+    organiser = User.objects.get_or_create(username=f"{PREFIX}-organiser")[0]
+    league = services.create_league("Capacity league", organiser)
+    cup = services.create_tournament(
+        league, organiser, "Capacity cup", table_size=4, swiss_rounds=rounds + 2, is_public=True
+    )
+    services.open_registration(cup, organiser)
+    players = User.objects.filter(username__regex=rf"^{PREFIX}-[0-9]+$").order_by("pk")
+    for user in players[:entrants]:
+        services.register(cup, user)
+    event_rounds.start(cup.pk)
+    for number in range(1, rounds + 1):
+        made = Round.objects.get(tournament=cup, number=number)
+        event_rounds.adjudicate_round(made)  # the next round is paired after the last
+    cup.refresh_from_db()
+    return cup
+
+
+def risiko_game(name: str, moves: int, resign: bool) -> Any:
+    """A RisiKo table of four players (cap-11 to cap-14) played with the random bot's
+    choices to ``moves`` moves; ``resign``: its last three moves three resignations. A
+    table won before (rare) is renamed and another played, with the next seed."""
+    from django.db import transaction
+
+    from games import services
+    from games.kinds import kind_named
+    from games.models import Game
+    from games.options import GameOptions
+
+    kind = kind_named("risiko")
+    users = [player(n) for n in range(11, 15)]
+    played = moves - 3 if resign else moves
+    for seed in range(10):
+        with transaction.atomic():
+            seats = [services.TableSeat("", user=u) for u in users]
+            game = services.create_table(GameOptions(kind="risiko"), seats, name=name)
+        rng = random.Random(seed)
+        for _ in range(played * 2):  # bounded
+            game.refresh_from_db()
+            if not game.is_active or game.turn_number >= played:
+                break
+            play_risiko(game, kind, rng)
+        if game.is_active:
+            break
+        Game.objects.filter(pk=game.pk).update(name=f"{name} (won early)")
+    if resign:
+        for user in users[:3]:
+            services.resign(game.pk, user)
+    game = Game.objects.get(pk=game.pk)
+    assert game.turn_number == moves, (name, game.turn_number)
+    return game
+
+
+def play_risiko(game: Any, kind: Any, rng: random.Random) -> None:
+    """The move of the player RisiKo waits for first: the random bot's choice."""
+    from games import services
+
+    state = kind.load(game.position)
+    name = kind.deciders(state)[0]
+    seat = next(s for s in game.seats.all() if s.player_name == name)
+    services.submit_move(
+        game.pk, seat.user, kind.bots["random"](state, name, rng), game.turn_number
+    )
+
+
+def ww5_game(name: str, moves: int, resign: bool) -> Any:
+    """A World War 5 game of two players (cap-21 and cap-22) played with calm choices to
+    ``moves`` moves; ``resign``: its last move a resignation. A game won before is
+    renamed and another played, with the next seed."""
+    from games import services
+    from games.models import Game
+
+    for seed in range(10):
+        game = play_ww5(game_in_play(player(21), player(22), name), moves - int(resign), seed)
+        if game.is_active:
+            break
+        Game.objects.filter(pk=game.pk).update(name=f"{name} (won early)")
+    if resign:
+        services.resign(game.pk, player(22))
+    game = Game.objects.get(pk=game.pk)
+    assert game.turn_number == moves, (name, game.turn_number)
+    return game
+
+
+def load(args: argparse.Namespace) -> None:
+    from games.models import Game
+
+    start = time.perf_counter()
+    empty()
+    load_users(args.users)
+    print(f"players: {args.users + 1:,} in {time.perf_counter() - start:.1f} s", flush=True)
+    start = time.perf_counter()
+    source = template(args.moves)
+    copy_games(source, args.games, args.users, args)
+    print(
+        f"games in play: {Game.objects.count():,} of {args.moves} moves each, "
+        f"in {time.perf_counter() - start:.1f} s",
+        flush=True,
+    )
+    start = time.perf_counter()
+    event(args.entrants, args.rounds)
+    print(
+        f"event: {args.entrants:,} entrants, {args.rounds} rounds played, "
+        f"in {time.perf_counter() - start:.1f} s",
+        flush=True,
+    )
+    start = time.perf_counter()
+    risiko_game("cap risiko running", RECORD_MOVES, resign=False)
+    risiko_game("cap risiko over", RECORD_MOVES, resign=True)
+    ww5_game("cap ww5 running", RECORD_MOVES, resign=False)
+    ww5_game("cap ww5 over", RECORD_MOVES, resign=True)
+    print(f"four games of {RECORD_MOVES} moves in {time.perf_counter() - start:.1f} s")
+    for table in ("games_game", "games_seat", "games_move", "mail_outgoingmail"):
+        execute(f"VACUUM ANALYZE {table}")
+
+
+# --- timing ---------------------------------------------------------------------------
+
+
+def spread(times: list[float]) -> str:
+    return f"min {min(times) * 1000:.1f} ms, median {statistics.median(times) * 1000:.1f} ms"
+
+
+def timed(
+    runs: int, call: Callable[[], Any], before: Callable[[], Any] | None = None
+) -> tuple[list[float], Any, int]:
+    """``runs`` timings of ``call`` (``before`` run untimed ahead of each), its last
+    result, and the SQL statements of its last run."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    times, result, queries = [], None, 0
+    for _ in range(runs):
+        if before is not None:
+            before()
+        with CaptureQueriesContext(connection) as captured:
+            start = time.perf_counter()
+            result = call()
+            times.append(time.perf_counter() - start)
+        queries = len(captured)
+    return times, result, queries
+
+
+def time_sweeps(args: argparse.Namespace, handed: Handed) -> None:
+    from django.db import transaction
+
+    from games import services
+    from games.models import Game
+    from mail import services as mail_services
+    from mail.models import OutgoingMail
+
+    games = Game.objects.count()
+
+    def unclaim() -> None:
+        execute("UPDATE games_game SET deadline_claimed_at = NULL WHERE deadline <= now()")
+        handed.missed.clear()
+
+    times, claimed, queries = timed(args.runs, services.sweep_deadlines, unclaim)
+    assert len(claimed) == len(handed.missed) == min(args.due, 10_000), len(claimed)
+    print(
+        f"deadline sweep, {games:,} games, {len(claimed):,} due and claimed: "
+        f"{spread(times)} ({queries} statements) = "
+        f"{min(times) / len(claimed) * 1e6:.1f} µs a claimed decision"
+    )
+    times, _, queries = timed(args.runs, services.sweep_deadlines)
+    print(f"deadline sweep, nothing left to claim: {spread(times)} ({queries} statements)")
+    unclaim()
+
+    tokens = [f"cap-{i}" for i in range(args.due + 1, args.due + args.reminders + 1)]
+    reminder_ids = list(Game.objects.filter(invite_token__in=tokens).values_list("pk", flat=True))
+
+    def arm() -> None:
+        with transaction.atomic():
+            execute(
+                "UPDATE games_game SET remind_at = now() - interval '1 minute' WHERE id = ANY(%s)",
+                [reminder_ids],
+            )
+            OutgoingMail.objects.filter(kind="reminder").delete()
+        handed.mails.clear()
+
+    times, reminded_ids, queries = timed(args.runs, services.sweep_reminders, arm)
+    mails = OutgoingMail.objects.filter(kind="reminder").count()
+    assert len(reminded_ids) == args.reminders and mails == args.reminders, (
+        len(reminded_ids),
+        mails,
+    )
+    print(
+        f"reminder sweep, {games:,} games, {len(reminded_ids):,} due (a mail each, "
+        f"queued): {spread(times)} ({queries} statements) = "
+        f"{min(times) / len(reminded_ids) * 1000:.2f} ms a reminder"
+    )
+    times, _, queries = timed(args.runs, services.sweep_reminders)
+    print(f"reminder sweep, nothing due: {spread(times)} ({queries} statements)")
+
+    def forget() -> None:
+        handed.bots.clear()
+
+    times, restarted, queries = timed(args.runs, services.sweep_bots, forget)
+    assert len(restarted) == min(args.stalled_bots, 1000), len(restarted)
+    print(
+        f"stalled-bot sweep, {games:,} games, {len(restarted):,} waiting for a bot: "
+        f"{spread(times)} ({queries} statements)"
+    )
+
+    outbox = OutgoingMail.objects.count()
+    times, sent, queries = timed(args.runs, mail_services.sweep_outbox)
+    print(
+        f"outbox sweep, {outbox:,} mails in the outbox ({len(sent)} due): "
+        f"{spread(times)} ({queries} statements)"
+    )
+
+
+def time_pages(args: argparse.Namespace) -> None:
+    from django.contrib.auth.models import User
+    from django.test import Client
+    from django.urls import reverse
+
+    from games.models import Game
+    from tournaments.models import Tournament
+
+    heavy = User.objects.get(username=HEAVY)
+    active = Game.objects.filter(seats__user=heavy, status__in=["setup", "play"]).count()
+    signed_out, signed_in = Client(), Client()
+    signed_in.force_login(heavy)
+
+    def page(client: Client, url: str) -> Callable[[], Any]:
+        def get() -> Any:
+            response = client.get(url)
+            assert response.status_code == 200, (url, response.status_code)
+            return response
+
+        return get
+
+    lobby = reverse("games:lobby")
+    for name, client, url in (
+        ("lobby, signed out", signed_out, lobby),
+        (f"lobby, signed in as a player of {active} games in play", signed_in, lobby),
+        (
+            f"a player's page (/players/…/), {active} games in play",
+            signed_out,
+            reverse("ratings:player", args=[HEAVY]),
+        ),
+    ):
+        times, response, queries = timed(args.runs, page(client, url))
+        print(f"{name}: {spread(times)} ({queries} statements, {len(response.content):,} bytes)")
+
+    cup = Tournament.objects.get(name="Capacity cup")
+    entrants = cup.entries.count()
+    url = reverse("tournaments:standings_json", args=[cup.pk])
+    times, response, queries = timed(args.runs, page(signed_out, url))
+    print(
+        f"standings.json, {entrants:,} entrants, {cup.rounds.count()} rounds: "
+        f"{spread(times)} ({queries} statements, {len(response.content):,} bytes)"
+    )
+
+
+def time_records(args: argparse.Namespace) -> None:
+    from django.contrib.auth.models import User
+    from django.core.cache import cache
+    from django.test import Client
+    from django.urls import reverse
+
+    from games.kinds import kind_named
+    from games.models import Game
+
+    rng = random.Random(5)
+    for name in ("cap risiko running", "cap risiko over", "cap ww5 running", "cap ww5 over"):
+        game = Game.objects.get(name=name)
+        url = reverse("games:record", args=[game.pk])
+        seat = game.seats.order_by("number").first()
+        readers = [("a spectator" if game.is_active else "everyone", Client())]
+        if game.is_active:
+            player_client = Client()
+            player_client.force_login(User.objects.get(pk=seat.user_id))
+            readers.append(("a player", player_client))
+            superuser = User.objects.get_or_create(username="cap-superuser", is_superuser=True)[0]
+            everyone = Client()
+            everyone.force_login(superuser)
+            readers.append(("a superuser (everything)", everyone))
+        moves = game.turn_number
+        for reader, client in readers:
+
+            def get(client: Client = client, url: str = url) -> Any:
+                response = client.get(url)
+                assert response.status_code == 200, response.status_code
+                return response
+
+            cold, response, cold_queries = timed(args.runs, get, cache.clear)
+            warm, response, warm_queries = timed(args.runs, get)
+            print(
+                f"record.json, {name} ({moves} moves), {reader}: first request "
+                f"{spread(cold)} ({cold_queries} statements); again {spread(warm)} "
+                f"({warm_queries} statements); {len(response.content):,} bytes"
+            )
+        if not game.is_active:
+            continue
+        # A move, then the record again: each player's record grows by one move.
+        kind = kind_named(game.kind)
+        client = readers[0][1]
+
+        def move(game: Any = game, kind: Any = kind) -> None:
+            game.refresh_from_db()
+            if game.kind == "risiko":
+                play_risiko(game, kind, rng)
+            else:
+                from games import services
+
+                services.submit_move(
+                    game.pk, game.to_move.user, calm_move(game, rng), game.turn_number
+                )
+
+        def get_after(client: Client = client, url: str = url) -> Any:
+            return client.get(url)
+
+        times, _, queries = timed(args.runs, get_after, move)
+        game.refresh_from_db()
+        print(
+            f"record.json, {name}, a spectator, after each new move "
+            f"(moves {moves + 1}–{game.turn_number}): {spread(times)} ({queries} statements)"
+        )
+
+
+def sizes() -> None:
+    """Bytes on disk per row (the table with its indexes and TOAST)."""
+    for table, what in (
+        ("games_game", "game"),
+        ("games_seat", "seat"),
+        ("games_move", "move"),
+        ("mail_outgoingmail", "outbox mail"),
+        ("auth_user", "player (user)"),
+        ("accounts_profile", "player (profile)"),
+    ):
+        rows = scalar(f"SELECT count(*) FROM {table}")
+        total = scalar("SELECT pg_total_relation_size(%s)", [table])
+        heap = scalar("SELECT pg_relation_size(%s)", [table])
+        print(
+            f"size of {table}: {rows:,} rows, {total / 2**20:,.1f} MiB with indexes "
+            f"({heap / 2**20:,.1f} MiB heap) = {total / max(rows, 1):,.0f} bytes per {what}"
+        )
+    database = scalar("SELECT pg_database_size(current_database())")
+    print(f"size of the database: {database / 2**30:.2f} GiB")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=100_000)
+    parser.add_argument("--users", type=int, default=200_000)
+    parser.add_argument("--due", type=int, default=10_000)
+    parser.add_argument("--reminders", type=int, default=1_000)
+    parser.add_argument("--stalled-bots", type=int, default=1_000)
+    parser.add_argument("--moves", type=int, default=20, help="moves of each game in play")
+    parser.add_argument("--heavy", type=int, default=100, help="games of the heavy player")
+    parser.add_argument("--entrants", type=int, default=1_000)
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--reuse", action="store_true", help="time a database loaded before")
+    args = parser.parse_args()
+
+    create_database(DATABASE_URL)
+    setup_django()
+    from django.core.cache import cache
+    from django.test.utils import setup_test_environment
+
+    from games.models import Game
+
+    handed = Handed()
+    handed.patch()
+    cache.clear()
+    if not (args.reuse and Game.objects.filter(invite_token__startswith="cap-").exists()):
+        load(args)
+    setup_test_environment()  # the test client's host is allowed
+    time_sweeps(args, handed)
+    time_pages(args)
+    time_records(args)
+    sizes()
+
+
+if __name__ == "__main__":
+    main()
