@@ -36,7 +36,8 @@ request after each new move (on a game of its own). Last, the bytes on disk
 (``pg_total_relation_size``: the table, its indexes and TOAST) per game, seat, move,
 player and outbox mail.
 
-``--reuse`` keeps a database loaded by an earlier run (same ``--games``) and only times.
+``--reuse`` keeps what an earlier run loaded (with the same figures) and loads only
+what it lacks.
 Prints one figure a line. Every loop is bounded: the script stops by itself.
 """
 
@@ -339,34 +340,38 @@ def event(entrants: int, rounds: int) -> Any:
 
 def risiko_game(name: str, moves: int, resign: bool) -> Any:
     """A RisiKo table of four players (cap-11 to cap-14) played with the random bot's
-    choices to ``moves`` moves; ``resign``: its last three moves three resignations. A
-    table won before (rare) is renamed and another played, with the next seed."""
+    choices to ``moves`` moves; ``resign``: its last moves the resignations of all but
+    one of the players still in. A table won before (rare) is renamed and another
+    played, with the next seed."""
     from django.db import transaction
 
-    from games import services
+    from games import selectors, services
     from games.kinds import kind_named
     from games.models import Game
     from games.options import GameOptions
 
     kind = kind_named("risiko")
     users = [player(n) for n in range(11, 15)]
-    played = moves - 3 if resign else moves
     for seed in range(10):
         with transaction.atomic():
             seats = [services.TableSeat("", user=u) for u in users]
             game = services.create_table(GameOptions(kind="risiko"), seats, name=name)
         rng = random.Random(seed)
-        for _ in range(played * 2):  # bounded
-            game.refresh_from_db()
-            if not game.is_active or game.turn_number >= played:
+        for _ in range(moves * 2):  # bounded
+            game = Game.objects.get(pk=game.pk)
+            staying = [s for s in game.seats.all() if selectors.still_playing(game, s)]
+            if (
+                not game.is_active
+                or game.turn_number + (len(staying) - 1 if resign else 0) >= moves
+            ):
                 break
             play_risiko(game, kind, rng)
         if game.is_active:
             break
         Game.objects.filter(pk=game.pk).update(name=f"{name} (won early)")
     if resign:
-        for user in users[:3]:
-            services.resign(game.pk, user)
+        for seat in staying[1:]:
+            services.resign(game.pk, seat.user)
     game = Game.objects.get(pk=game.pk)
     assert game.turn_number == moves, (name, game.turn_number)
     return game
@@ -404,34 +409,43 @@ def ww5_game(name: str, moves: int, resign: bool) -> Any:
 
 
 def load(args: argparse.Namespace) -> None:
+    """The players, the games, the event and the games of 200 moves; with ``--reuse``,
+    those a database loaded before lacks."""
     from games.models import Game
+    from tournaments.models import Tournament
 
     start = time.perf_counter()
-    empty()
+    if not args.reuse:
+        empty()
     load_users(args.users)
     print(f"players: {args.users + 1:,} in {time.perf_counter() - start:.1f} s", flush=True)
     start = time.perf_counter()
-    source = template(args.moves)
-    copy_games(source, args.games, args.users, args)
+    if not Game.objects.filter(invite_token__startswith="cap-").exists():
+        copy_games(template(args.moves), args.games, args.users, args)
     print(
-        f"games in play: {Game.objects.count():,} of {args.moves} moves each, "
+        f"games: {Game.objects.count():,}, those in play of {args.moves} moves each, "
         f"in {time.perf_counter() - start:.1f} s",
         flush=True,
     )
     start = time.perf_counter()
-    event(args.entrants, args.rounds)
+    if not Tournament.objects.filter(name="Capacity cup").exists():
+        event(args.entrants, args.rounds)
     print(
         f"event: {args.entrants:,} entrants, {args.rounds} rounds played, "
         f"in {time.perf_counter() - start:.1f} s",
         flush=True,
     )
     start = time.perf_counter()
-    risiko_game("cap risiko running", RECORD_MOVES, resign=False)
-    risiko_game("cap risiko over", RECORD_MOVES, resign=True)
-    ww5_game("cap ww5 running", RECORD_MOVES, resign=False)
-    ww5_game("cap ww5 over", RECORD_MOVES, resign=True)
-    risiko_game("cap risiko growing", RECORD_MOVES, resign=False)
-    ww5_game("cap ww5 growing", RECORD_MOVES, resign=False)
+    for name, make, resign in (
+        ("cap risiko running", risiko_game, False),
+        ("cap risiko over", risiko_game, True),
+        ("cap ww5 running", ww5_game, False),
+        ("cap ww5 over", ww5_game, True),
+        ("cap risiko growing", risiko_game, False),
+        ("cap ww5 growing", ww5_game, False),
+    ):
+        if not Game.objects.filter(name=name).exists():
+            make(name, RECORD_MOVES, resign)
     print(f"six games of {RECORD_MOVES} moves in {time.perf_counter() - start:.1f} s")
     for table in ("games_game", "games_seat", "games_move", "mail_outgoingmail"):
         execute(f"VACUUM ANALYZE {table}")
@@ -681,7 +695,7 @@ def main() -> None:
     parser.add_argument("--entrants", type=int, default=1_000)
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--runs", type=int, default=5)
-    parser.add_argument("--reuse", action="store_true", help="time a database loaded before")
+    parser.add_argument("--reuse", action="store_true", help="keep what an earlier run loaded")
     args = parser.parse_args()
 
     create_database(DATABASE_URL)
@@ -689,13 +703,10 @@ def main() -> None:
     from django.core.cache import cache
     from django.test.utils import setup_test_environment
 
-    from games.models import Game
-
     handed = Handed()
     handed.patch()
     cache.clear()
-    if not (args.reuse and Game.objects.filter(invite_token__startswith="cap-").exists()):
-        load(args)
+    load(args)
     setup_test_environment()  # the test client's host is allowed
     time_sweeps(args, handed)
     time_pages(args)
