@@ -2,7 +2,7 @@
 
     .venv/bin/python -m bench.capacity [--games 100000] [--users 200000] [--due 10000]
         [--reminders 1000] [--stalled-bots 1000] [--moves 20] [--heavy 100]
-        [--entrants 1000] [--rounds 3] [--runs 5] [--reuse]
+        [--entrants 1000] [--rounds 3] [--runs 5] [--reuse] [--parts sweeps,pages,...]
 
 On the local PostgreSQL database ``ww5_capacity`` (``BENCH_CAPACITY_DATABASE_URL``;
 created if missing, migrated, its games, events and outbox emptied first) with
@@ -32,13 +32,13 @@ the state each claims put back between runs; the lobby (signed out, and signed i
 the heavy player, whose games it lists); the heavy player's public page; the event's
 ``standings.json``; each 200-move game's ``record.json`` for each kind of reader, the
 first request (the cache emptied) and the ones after it, and for a running game the
-request after each new move (on a game of its own). Last, the bytes on disk
-(``pg_total_relation_size``: the table, its indexes and TOAST) per game, seat, move,
-player and outbox mail.
+request after each new move (on a game of its own); then what a move writes
+(statements, rows, WAL). Last, the bytes on disk (``pg_total_relation_size``: the
+table, its indexes and TOAST) per game, seat, move, player and outbox mail.
 
 ``--reuse`` keeps what an earlier run loaded (with the same figures) and loads only
-what it lacks.
-Prints one figure a line. Every loop is bounded: the script stops by itself.
+what it lacks; ``--parts`` times only some of the parts (sweeps, pages, records,
+writes, sizes). Prints one figure a line. Every loop is bounded: the script stops by itself.
 """
 
 from __future__ import annotations
@@ -61,6 +61,7 @@ CACHE_URL = os.environ.get("BENCH_CAPACITY_CACHE_URL", "redis://127.0.0.1:6379/1
 PREFIX = "cap"  # the loaded players' usernames: cap-1, cap-2, …
 HEAVY = "cap-heavy"
 RECORD_MOVES = 200
+PARTS = ("sweeps", "pages", "records", "writes", "sizes")
 
 
 def setup_django() -> None:
@@ -470,6 +471,7 @@ def timed(
     for _ in range(runs):
         if before is not None:
             before()
+        connection.queries_log.clear()  # it keeps 9,000 at most: counted from empty
         with CaptureQueriesContext(connection) as captured:
             start = time.perf_counter()
             result = call()
@@ -662,6 +664,59 @@ def time_records(args: argparse.Namespace) -> None:
         )
 
 
+def move_writes(moves: int) -> None:
+    """What a move writes, on the growing World War 5 game (its players have addresses:
+    each move queues the next player's decision mail, handed to no task): the SQL
+    statements, the rows inserted and updated per table (PostgreSQL's counters of this
+    database), the WAL the server wrote meanwhile (all its databases'), and this
+    process's CPU, per move."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from games import services
+    from games.models import Game
+
+    game = Game.objects.get(name="cap ww5 growing")
+    rng = random.Random(7)
+
+    def counters() -> dict[str, tuple[int, int, int]]:
+        execute("SELECT pg_stat_force_next_flush()")  # this backend's counts, once idle
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT relname, n_tup_ins, n_tup_upd, n_tup_hot_upd FROM pg_stat_user_tables"
+            )
+            return {name: (ins, upd, hot) for name, ins, upd, hot in cursor.fetchall()}
+
+    before, wal = counters(), scalar("SELECT pg_current_wal_insert_lsn()")
+    statements, cpu = 0, 0.0
+    for _ in range(moves):
+        game.refresh_from_db()
+        action = calm_move(game, rng)
+        connection.queries_log.clear()
+        with CaptureQueriesContext(connection) as captured:
+            start = time.process_time()
+            services.submit_move(game.pk, game.to_move.user, action, game.turn_number)
+            cpu += time.process_time() - start
+        statements += len(captured)
+    wal_bytes = scalar("SELECT pg_wal_lsn_diff(pg_current_wal_insert_lsn(), %s)", [wal])
+    time.sleep(1.1)  # the counters are flushed at most once a second
+    after = counters()
+    written = []
+    for name, (ins, upd, hot) in sorted(after.items()):
+        was = before.get(name, (0, 0, 0))
+        if (ins, upd) != was[:2]:
+            written.append(
+                f"{name} {(ins - was[0]) / moves:.2f} inserted, {(upd - was[1]) / moves:.2f} "
+                f"updated ({(hot - was[2]) / moves:.2f} in place)"
+            )
+    print(
+        f"a move (services.submit_move, World War 5, its decision mail queued), {moves} "
+        f"moves: {statements / moves:.1f} statements, {cpu / moves * 1000:.2f} ms of this "
+        f"process's CPU, {float(wal_bytes) / moves / 1024:.1f} KiB of WAL (the server's, "
+        f"every database's) a move; rows a move: {'; '.join(written)}"
+    )
+
+
 def sizes() -> None:
     """Bytes on disk per row (the table with its indexes and TOAST)."""
     for table, what in (
@@ -696,6 +751,9 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--reuse", action="store_true", help="keep what an earlier run loaded")
+    parser.add_argument(
+        "--parts", default=",".join(PARTS), help=f"what to time, of {', '.join(PARTS)}"
+    )
     args = parser.parse_args()
 
     create_database(DATABASE_URL)
@@ -708,10 +766,17 @@ def main() -> None:
     cache.clear()
     load(args)
     setup_test_environment()  # the test client's host is allowed
-    time_sweeps(args, handed)
-    time_pages(args)
-    time_records(args)
-    sizes()
+    parts = args.parts.split(",")
+    if "sweeps" in parts:
+        time_sweeps(args, handed)
+    if "pages" in parts:
+        time_pages(args)
+    if "records" in parts:
+        time_records(args)
+    if "writes" in parts:
+        move_writes(args.runs * 20)
+    if "sizes" in parts:
+        sizes()
 
 
 if __name__ == "__main__":
