@@ -20,9 +20,10 @@ production settings (as ``bench.web``) and the cache in the local Redis
 - an event of ``--entrants`` players (Swiss, tables of 4) played for ``--rounds`` rounds
   with the services, each round's games ended by the round's deadline (adjudicated),
   and the next round paired;
-- six games of 200 moves: RisiKo (4 players, the random bot's choices) and World War 5 (2
+- seven games of 200 moves: RisiKo (4 players, the random bot's choices) and World War 5 (2
   players), of each kind one over (its last moves resignations) and two still running
-  (one of them to take a new move before each timed request).
+  (one of them to take a new move before each timed request), and a World War 5 game
+  of two players without an address, in play.
 
 Then it times, ``--runs`` times each (min and median printed), in this process, the
 requests through Django's test client (no web server): the three sweeps (deadlines,
@@ -162,9 +163,9 @@ def player(n: int) -> Any:
     return User.objects.get(username=f"{PREFIX}-{n}")
 
 
-def calm_move(game: Any, rng: random.Random) -> str:
-    """A World War 5 action that rarely attacks, never puts its own player out and never
-    wins, so that a game goes on for hundreds of moves."""
+def calm_move(game: Any, rng: random.Random, attacks: float = 0.01) -> str:
+    """A World War 5 action that attacks at the odds ``attacks`` at most, never puts its
+    own player out and never wins, so that a game goes on for hundreds of moves."""
     from games import services
     from ww5 import engine
     from ww5.engine.lookahead import eliminates_mover
@@ -178,7 +179,7 @@ def calm_move(game: Any, rng: random.Random) -> str:
         and not eliminates_mover(state, a)
         and engine.apply_action(state, a)[0].winner is None
     ]
-    return rng.choice(calm if calm and rng.random() < 0.99 else actions)
+    return rng.choice(calm if calm and rng.random() >= attacks else actions)
 
 
 def play_ww5(game: Any, moves: int, seed: int) -> Any:
@@ -409,6 +410,19 @@ def ww5_game(name: str, moves: int, resign: bool) -> Any:
     return game
 
 
+def unaddressed_game(name: str, moves: int, resign: bool) -> Any:
+    """A World War 5 game in play of two players without an address (no mail is queued
+    for them), of ``moves`` moves."""
+    from django.contrib.auth.models import User
+
+    from games.models import Game
+
+    first, second = (User.objects.get_or_create(username=f"{PREFIX}-quiet-{n}")[0] for n in (1, 2))
+    game = play_ww5(game_in_play(first, second, name), moves, seed=11)
+    assert game.is_active and game.turn_number == moves, (name, game.turn_number)
+    return Game.objects.get(pk=game.pk)
+
+
 def load(args: argparse.Namespace) -> None:
     """The players, the games, the event and the games of 200 moves; with ``--reuse``,
     those a database loaded before lacks."""
@@ -444,10 +458,15 @@ def load(args: argparse.Namespace) -> None:
         ("cap ww5 over", ww5_game, True),
         ("cap risiko growing", risiko_game, False),
         ("cap ww5 growing", ww5_game, False),
+        ("cap ww5 unaddressed", unaddressed_game, False),
     ):
-        if not Game.objects.filter(name=name).exists():
-            make(name, RECORD_MOVES, resign)
-    print(f"six games of {RECORD_MOVES} moves in {time.perf_counter() - start:.1f} s")
+        made = Game.objects.filter(name=name).first()
+        if made is not None and (resign or made.is_active):
+            continue
+        if made is not None:  # a running game that ended since: another one
+            Game.objects.filter(pk=made.pk).update(name=f"{name} (ended)")
+        make(name, RECORD_MOVES, resign)
+    print(f"seven games of {RECORD_MOVES} moves in {time.perf_counter() - start:.1f} s")
     for table in ("games_game", "games_seat", "games_move", "mail_outgoingmail"):
         execute(f"VACUUM ANALYZE {table}")
 
@@ -459,24 +478,43 @@ def spread(times: list[float]) -> str:
     return f"min {min(times) * 1000:.1f} ms, median {statistics.median(times) * 1000:.1f} ms"
 
 
+class Counted:
+    """The SQL statements this process sends while the block runs (all of them: Django's
+    own log of queries keeps the last 9,000 only)."""
+
+    def __init__(self) -> None:
+        self.statements = 0
+
+    def __call__(self, execute: Any, sql: str, params: Any, many: bool, context: Any) -> Any:
+        self.statements += 1
+        return execute(sql, params, many, context)
+
+    def __enter__(self) -> Counted:
+        from django.db import connection
+
+        self.statements = 0
+        self.wrapped = connection.execute_wrapper(self)
+        self.wrapped.__enter__()
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.wrapped.__exit__(*exc)
+
+
 def timed(
     runs: int, call: Callable[[], Any], before: Callable[[], Any] | None = None
 ) -> tuple[list[float], Any, int]:
     """``runs`` timings of ``call`` (``before`` run untimed ahead of each), its last
     result, and the SQL statements of its last run."""
-    from django.db import connection
-    from django.test.utils import CaptureQueriesContext
-
     times, result, queries = [], None, 0
     for _ in range(runs):
         if before is not None:
             before()
-        connection.queries_log.clear()  # it keeps 9,000 at most: counted from empty
-        with CaptureQueriesContext(connection) as captured:
+        with Counted() as counted:
             start = time.perf_counter()
             result = call()
             times.append(time.perf_counter() - start)
-        queries = len(captured)
+        queries = counted.statements
     return times, result, queries
 
 
@@ -664,19 +702,19 @@ def time_records(args: argparse.Namespace) -> None:
         )
 
 
-def move_writes(moves: int) -> None:
-    """What a move writes, on the growing World War 5 game (its players have addresses:
-    each move queues the next player's decision mail, handed to no task): the SQL
+def move_writes(moves: int, name: str, what: str) -> None:
+    """What a move writes, on the World War 5 game ``name`` (``what`` it is: with
+    addresses, each move queues the next player's decision mail, handed to no task): the SQL
     statements, the rows inserted and updated per table (PostgreSQL's counters of this
-    database), the WAL the server wrote meanwhile (all its databases'), and this
-    process's CPU, per move."""
+    database), the WAL records of this database's tables (``pg_walinspect``; commit
+    records and other databases' left out), and this process's CPU, per move."""
     from django.db import connection
-    from django.test.utils import CaptureQueriesContext
 
     from games import services
     from games.models import Game
 
-    game = Game.objects.get(name="cap ww5 growing")
+    execute("CREATE EXTENSION IF NOT EXISTS pg_walinspect")
+    game = Game.objects.get(name=name)
     rng = random.Random(7)
 
     def counters() -> dict[str, tuple[int, int, int]]:
@@ -688,18 +726,25 @@ def move_writes(moves: int) -> None:
             return {name: (ins, upd, hot) for name, ins, upd, hot in cursor.fetchall()}
 
     before, wal = counters(), scalar("SELECT pg_current_wal_insert_lsn()")
-    statements, cpu = 0, 0.0
+    cpu, move_statements = 0.0, 0
     for _ in range(moves):
         game.refresh_from_db()
-        action = calm_move(game, rng)
-        connection.queries_log.clear()
-        with CaptureQueriesContext(connection) as captured:
+        action = calm_move(game, rng, attacks=0)  # the game goes on
+        with Counted() as counted:
             start = time.process_time()
             services.submit_move(game.pk, game.to_move.user, action, game.turn_number)
             cpu += time.process_time() - start
-        statements += len(captured)
-    wal_bytes = scalar("SELECT pg_wal_lsn_diff(pg_current_wal_insert_lsn(), %s)", [wal])
-    time.sleep(1.1)  # the counters are flushed at most once a second
+        move_statements += counted.statements
+    time.sleep(1.1)  # the counters are flushed at most once a second; the WAL, all of it
+    end = scalar("SELECT pg_current_wal_flush_lsn()")
+    database = scalar("SELECT oid FROM pg_database WHERE datname = current_database()")
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT count(*), coalesce(sum(record_length), 0), coalesce(sum(fpi_length), 0) "
+            "FROM pg_get_wal_records_info(%s, %s) WHERE block_ref LIKE %s",
+            [wal, end, f"%/{database}/%"],
+        )
+        records, wal_bytes, full_pages = cursor.fetchone()
     after = counters()
     written = []
     for name, (ins, upd, hot) in sorted(after.items()):
@@ -710,10 +755,11 @@ def move_writes(moves: int) -> None:
                 f"updated ({(hot - was[2]) / moves:.2f} in place)"
             )
     print(
-        f"a move (services.submit_move, World War 5, its decision mail queued), {moves} "
-        f"moves: {statements / moves:.1f} statements, {cpu / moves * 1000:.2f} ms of this "
-        f"process's CPU, {float(wal_bytes) / moves / 1024:.1f} KiB of WAL (the server's, "
-        f"every database's) a move; rows a move: {'; '.join(written)}"
+        f"a move (services.submit_move, World War 5, {what}), {moves} moves: "
+        f"{move_statements / moves:.1f} statements, {cpu / moves * 1000:.2f} ms of "
+        f"this process's CPU, {records / moves:.1f} WAL records of {wal_bytes / moves / 1024:.1f}"
+        f" KiB ({full_pages / moves / 1024:.1f} KiB of them page images) a move; rows a "
+        f"move: {'; '.join(written)}"
     )
 
 
@@ -774,7 +820,8 @@ def main() -> None:
     if "records" in parts:
         time_records(args)
     if "writes" in parts:
-        move_writes(args.runs * 20)
+        move_writes(args.runs * 20, "cap ww5 growing", "its decision mail queued")
+        move_writes(args.runs * 20, "cap ww5 unaddressed", "its players without an address")
     if "sizes" in parts:
         sizes()
 
