@@ -20,10 +20,10 @@ production settings (as ``bench.web``) and the cache in the local Redis
 - an event of ``--entrants`` players (Swiss, tables of 4) played for ``--rounds`` rounds
   with the services, each round's games ended by the round's deadline (adjudicated),
   and the next round paired;
-- seven games of 200 moves: RisiKo (4 players, the random bot's choices) and World War 5 (2
+- nine games of 200 moves: RisiKo (4 players, the random bot's choices) and World War 5 (2
   players), of each kind one over (its last moves resignations) and two still running
-  (one of them to take a new move before each timed request), and a World War 5 game
-  of two players without an address, in play.
+  (one of them to take a new move before each timed request); and two World War 5 games
+  in play, of two players with an address and of two without, whose moves are counted.
 
 Then it times, ``--runs`` times each (min and median printed), in this process, the
 requests through Django's test client (no web server): the three sweeps (deadlines,
@@ -410,17 +410,35 @@ def ww5_game(name: str, moves: int, resign: bool) -> Any:
     return game
 
 
+def addressed_game(name: str, moves: int, resign: bool) -> Any:
+    """A World War 5 game in play of two players with an address (cap-23 and cap-24), of
+    ``moves`` moves."""
+    return moved_game(name, moves, player(23), player(24))
+
+
 def unaddressed_game(name: str, moves: int, resign: bool) -> Any:
     """A World War 5 game in play of two players without an address (no mail is queued
     for them), of ``moves`` moves."""
     from django.contrib.auth.models import User
 
+    first, second = (User.objects.get_or_create(username=f"{PREFIX}-quiet-{n}")[0] for n in (1, 2))
+    return moved_game(name, moves, first, second)
+
+
+def moved_game(name: str, moves: int, first: Any, second: Any) -> Any:
+    """A World War 5 game of ``first`` and ``second`` in play, of ``moves`` moves none of
+    which attacks (it goes on)."""
+    from games import services
     from games.models import Game
 
-    first, second = (User.objects.get_or_create(username=f"{PREFIX}-quiet-{n}")[0] for n in (1, 2))
-    game = play_ww5(game_in_play(first, second, name), moves, seed=11)
+    game = game_in_play(first, second, name)
+    rng = random.Random(11)
+    while game.turn_number < moves:
+        action = calm_move(game, rng, attacks=0)
+        services.submit_move(game.pk, game.to_move.user, action, game.turn_number)
+        game = Game.objects.get(pk=game.pk)
     assert game.is_active and game.turn_number == moves, (name, game.turn_number)
-    return Game.objects.get(pk=game.pk)
+    return game
 
 
 def load(args: argparse.Namespace) -> None:
@@ -458,6 +476,7 @@ def load(args: argparse.Namespace) -> None:
         ("cap ww5 over", ww5_game, True),
         ("cap risiko growing", risiko_game, False),
         ("cap ww5 growing", ww5_game, False),
+        ("cap ww5 addressed", addressed_game, False),
         ("cap ww5 unaddressed", unaddressed_game, False),
     ):
         made = Game.objects.filter(name=name).first()
@@ -466,7 +485,7 @@ def load(args: argparse.Namespace) -> None:
         if made is not None:  # a running game that ended since: another one
             Game.objects.filter(pk=made.pk).update(name=f"{name} (ended)")
         make(name, RECORD_MOVES, resign)
-    print(f"seven games of {RECORD_MOVES} moves in {time.perf_counter() - start:.1f} s")
+    print(f"nine games of {RECORD_MOVES} moves in {time.perf_counter() - start:.1f} s")
     for table in ("games_game", "games_seat", "games_move", "mail_outgoingmail"):
         execute(f"VACUUM ANALYZE {table}")
 
@@ -820,7 +839,7 @@ def main() -> None:
     if "records" in parts:
         time_records(args)
     if "writes" in parts:
-        move_writes(args.runs * 20, "cap ww5 growing", "its decision mail queued")
+        move_writes(args.runs * 20, "cap ww5 addressed", "its decision mail queued")
         move_writes(args.runs * 20, "cap ww5 unaddressed", "its players without an address")
     if "sizes" in parts:
         sizes()
