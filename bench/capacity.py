@@ -745,15 +745,19 @@ def move_writes(moves: int, name: str, what: str) -> None:
             return {name: (ins, upd, hot) for name, ins, upd, hot in cursor.fetchall()}
 
     before, wal = counters(), scalar("SELECT pg_current_wal_insert_lsn()")
-    cpu, move_statements = 0.0, 0
+    cpu, move_statements, made = 0.0, 0, 0
     for _ in range(moves):
         game.refresh_from_db()
+        if not game.is_active:  # it ended after all (a move that had no other)
+            break
         action = calm_move(game, rng, attacks=0)  # the game goes on
         with Counted() as counted:
             start = time.process_time()
             services.submit_move(game.pk, game.to_move.user, action, game.turn_number)
             cpu += time.process_time() - start
         move_statements += counted.statements
+        made += 1
+    moves = made
     time.sleep(1.1)  # the counters are flushed at most once a second; the WAL, all of it
     end = scalar("SELECT pg_current_wal_flush_lsn()")
     database = scalar("SELECT oid FROM pg_database WHERE datname = current_database()")
