@@ -30,12 +30,14 @@ requests through Django's test client (no web server): the three sweeps (deadlin
 reminders, stalled bots) and the outbox sweep, with every hand-over to a task (a
 missed decision's policy, a bot's turn, a mail's sending) replaced by a counter, and
 the state each claims put back between runs; the lobby (signed out, and signed in as
-the heavy player, whose games it lists); the heavy player's public page; the event's
+the heavy player, whose games it lists); the heavy player's public page; one of their
+games' page and its live poll (nothing changed), four times as often; the event's
 ``standings.json``; each 200-move game's ``record.json`` for each kind of reader, the
 first request (the cache emptied) and the ones after it, and for a running game the
 request after each new move (on a game of its own); then what a move writes
 (statements, rows, WAL). Last, the bytes on disk (``pg_total_relation_size``: the
-table, its indexes and TOAST) per game, seat, move, player and outbox mail.
+table, its indexes and TOAST) per game, seat, move, player and outbox mail, and the
+outbox's rows by kind.
 
 ``--reuse`` keeps what an earlier run loaded (with the same figures) and loads only
 what it lacks; ``--parts`` times only some of the parts (sweeps, pages, records,
@@ -612,6 +614,7 @@ def time_pages(args: argparse.Namespace) -> None:
     from django.urls import reverse
 
     from games.models import Game
+    from games.views import live_version
     from tournaments.models import Tournament
 
     heavy = User.objects.get(username=HEAVY)
@@ -619,25 +622,41 @@ def time_pages(args: argparse.Namespace) -> None:
     signed_out, signed_in = Client(), Client()
     signed_in.force_login(heavy)
 
-    def page(client: Client, url: str) -> Callable[[], Any]:
+    def page(client: Client, url: str, status: int = 200) -> Callable[[], Any]:
         def get() -> Any:
             response = client.get(url)
-            assert response.status_code == 200, (url, response.status_code)
+            assert response.status_code == status, (url, response.status_code)
             return response
 
         return get
 
+    # One of the heavy player's games in play, its page and its live poll as the page
+    # makes it every GAME_PAGE_POLL_SECONDS (nothing changed: 204).
+    game = Game.objects.filter(seats__user=heavy, status="play").order_by("pk").first()
+    detail = reverse("games:detail", args=[game.pk])
+    decision = signed_in.get(detail).context["decision_key"]
+    live = f"{reverse('games:live', args=[game.pk])}?v={live_version(game)}&d={decision}"
     lobby = reverse("games:lobby")
-    for name, client, url in (
-        ("lobby, signed out", signed_out, lobby),
-        (f"lobby, signed in as a player of {active} games in play", signed_in, lobby),
+    for name, client, url, status, runs in (
+        ("lobby, signed out", signed_out, lobby, 200, args.runs),
+        (
+            f"lobby, signed in as a player of {active} games in play",
+            signed_in,
+            lobby,
+            200,
+            args.runs,
+        ),
         (
             f"a player's page (/players/…/), {active} games in play",
             signed_out,
             reverse("ratings:player", args=[HEAVY]),
+            200,
+            args.runs,
         ),
+        ("a game's page, its player signed in", signed_in, detail, 200, args.runs * 4),
+        ("the game page's poll, nothing changed (204)", signed_in, live, 204, args.runs * 4),
     ):
-        times, response, queries = timed(args.runs, page(client, url))
+        times, response, queries = timed(runs, page(client, url, status))
         print(f"{name}: {spread(times)} ({queries} statements, {len(response.content):,} bytes)")
 
     cup = Tournament.objects.get(name="Capacity cup")
@@ -751,9 +770,10 @@ def move_writes(moves: int, name: str, what: str) -> None:
         if not game.is_active:  # it ended after all (a move that had no other)
             break
         action = calm_move(game, rng, attacks=0)  # the game goes on
+        user = game.to_move.user  # read before: the site's request has it from the session
         with Counted() as counted:
             start = time.process_time()
-            services.submit_move(game.pk, game.to_move.user, action, game.turn_number)
+            services.submit_move(game.pk, user, action, game.turn_number)
             cpu += time.process_time() - start
         move_statements += counted.statements
         made += 1
@@ -788,6 +808,8 @@ def move_writes(moves: int, name: str, what: str) -> None:
 
 def sizes() -> None:
     """Bytes on disk per row (the table with its indexes and TOAST)."""
+    from django.db import connection
+
     for table, what in (
         ("games_game", "game"),
         ("games_seat", "seat"),
@@ -803,6 +825,13 @@ def sizes() -> None:
             f"size of {table}: {rows:,} rows, {total / 2**20:,.1f} MiB with indexes "
             f"({heap / 2**20:,.1f} MiB heap) = {total / max(rows, 1):,.0f} bytes per {what}"
         )
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT kind, count(*), avg(pg_column_size(m.*)) FROM mail_outgoingmail m "
+            "GROUP BY kind ORDER BY count(*) DESC"
+        )
+        kinds = [f"{kind} {n:,} of {size:,.0f} bytes" for kind, n, size in cursor.fetchall()]
+    print(f"outbox rows by kind, each its row's own bytes on average: {'; '.join(kinds)}")
     database = scalar("SELECT pg_database_size(current_database())")
     print(f"size of the database: {database / 2**30:.2f} GiB")
 
