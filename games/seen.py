@@ -324,7 +324,9 @@ def _record(
 # is kept beside them. An entry is used only for the same move rows, in order (their ids):
 # a game whose log differs is built again.
 
-# Raised when what the record's cache keeps, or how, changes.
+# Raised when what the record's cache keeps changes, or how a kind writes or views its
+# positions: a record kept before would be sent as it was for up to
+# GAME_RECORD_CACHE_SECONDS.
 RECORD_CACHE_VERSION = 1
 
 
