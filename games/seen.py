@@ -12,15 +12,25 @@ services, which write the game, and the kinds themselves read the stored values 
 
 from __future__ import annotations
 
+import hashlib
+import json
+import pickle
+import re
+import secrets
+import zlib
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
+from django.core.cache import cache
+from django.core.serializers.json import DjangoJSONEncoder
 
 from games import selectors, wording
 from games.core import fairdice
-from games.kinds import EVERYONE, SPECTATOR, Event, Position, Viewer, kind_of
+from games.kinds import EVERYONE, SPECTATOR, Event, GameKind, Position, Viewer, kind_of
 from games.models import Game, GameEvent, Move, Seat
 
 # A game in one of these states hides nothing any more.
@@ -212,17 +222,39 @@ def replay_step(
 def game_record(game: Game, viewer: Viewer) -> dict[str, Any]:
     """The game's record (R30) as ``viewer`` may see it: options, players, start rolls,
     every move with its dice and events and the position after it, in the contract's
-    formats. Everyone's record of a finished game is the whole record."""
+    formats. Everyone's record of a finished game is the whole record.
+
+    This replays the whole game; ``record_json`` gives the same record as the JSON text
+    the record's download sends, from the positions kept in the cache."""
     kind = kind_of(game)
     states = selectors.replay(game)
-    seats = list(game.seats.select_related("user__profile").order_by("number"))
+    positions = [kind.view(kind.dump(state), viewer) for _, state in states]
+    rows = [row for row, _ in states[1:] if row is not None]
+    return _record(game, viewer, rows, positions, _seats_for_record(game), kind.export_record)
+
+
+def _seats_for_record(game: Game) -> list[Seat]:
+    return list(game.seats.select_related("user__profile").order_by("number"))
+
+
+def _record(
+    game: Game,
+    viewer: Viewer,
+    rows: list[Move],
+    positions: list[Any],
+    seats: list[Seat],
+    export: Callable[[dict[str, Any]], Any],
+) -> dict[str, Any]:
+    """The record of ``game_record`` from the game's move rows in order and the
+    positions ``viewer`` sees (the start's, then one after each move); ``export`` makes
+    the kind's own record of it (where it has one: None otherwise)."""
+    kind = kind_of(game)
     names = wording.player_names(seats)
     replaced = selectors.replacements(game.events.all(), {s.pk: s for s in seats})
     players = _players(game, seats)
     moves = []
-    sealed = _open_among(game, [row for row, _ in states[1:] if row is not None])
-    for row, after in states[1:]:
-        assert row is not None
+    sealed = _open_among(game, rows)
+    for row, position in zip(rows, positions[1:], strict=True):
         shown = move(game, row, players[row.seat_id], viewer, sealed)
         entry = {
             "number": shown.number,
@@ -233,7 +265,7 @@ def game_record(game: Game, viewer: Viewer) -> dict[str, Any]:
             "events": shown.events,
             "source": shown.source,
             "at": shown.created_at.isoformat(),
-            "position": kind.view(kind.dump(after), viewer),
+            "position": position,
         }
         if shown.commitment:  # a sealed action (K37): r only to whom it is shown
             entry["decision"] = shown.decision
@@ -261,7 +293,7 @@ def game_record(game: Game, viewer: Viewer) -> dict[str, Any]:
             for s in seats
         ],
         "start": kind.start_for(game.start_record, viewer),
-        "initial_position": kind.view(kind.dump(states[0][1]), viewer),
+        "initial_position": positions[0],
         "moves": moves,
         "status": game.status,
         "winner": game.winner.player_name if game.winner else None,
@@ -271,10 +303,144 @@ def game_record(game: Game, viewer: Viewer) -> dict[str, Any]:
     if kind.commitment_prefix:
         record["sealed_prefix"] = kind.commitment_prefix
     if viewer.everything and not game.is_active:
-        own = kind.export_record(record)
+        own = export(record)
         if own is not None:
             record["record"] = own  # the kind's own format, once everything is public
     return record
+
+
+# --- the record's text, from the cache ---------------------------------------------------
+#
+# A record is mostly positions: one after each move, as its reader sees it (a RisiKo game
+# of 200 moves: some 6 KB each, 1.2 MB in all), and building them means replaying the
+# game from its start, viewing each position and writing it out as JSON. Yet the position
+# after a move never changes once the move is made, and what a reader sees of it depends
+# on the position and on who reads (``Viewer``) alone. So each position's JSON text is
+# kept in the cache, per game and reader, with the whole position after the last of them:
+# the next request writes out only the moves made since (replayed from that position), and
+# a finished game's record costs the reading of its rows. Everything else in the record
+# (names, ranks, corrections, what a sealed move shows, the dice) is read afresh each time.
+# The kind's own record of a finished game (``export_record``), made from its log alone,
+# is kept beside them. An entry is used only for the same move rows, in order (their ids):
+# a game whose log differs is built again.
+
+# Raised when what the record's cache keeps changes, or how a kind writes or views its
+# positions: a record kept before would be sent as it was for up to
+# GAME_RECORD_CACHE_SECONDS.
+RECORD_CACHE_VERSION = 1
+
+
+@dataclass
+class _Kept:
+    """What the cache keeps of one reader's record of one game."""
+
+    # The ids of the move rows the positions follow, in order.
+    ids: list[int]
+    # The JSON text of each position the reader sees (the start's, then one after each
+    # move), indented for its place in the record.
+    positions: list[str]
+    # The whole position after the last move of ``ids`` (not the reader's view): where the
+    # next moves are replayed from.
+    last: Position
+    # A finished game's own record (``export_record``) as JSON text indented for its
+    # place; "" for a kind without one; None until made.
+    export: str | None = None
+
+
+def record_json(game: Game, viewer: Viewer) -> str:
+    """``game_record(game, viewer)`` as JSON text (indented by 2, as the record's
+    download sends it), with the positions kept in the cache: the same text."""
+    kind = kind_of(game)
+    rows = list(game.moves.order_by("number"))
+    seats = _seats_for_record(game)
+    key = _record_key(game, kind, viewer)
+    kept, changed = _kept_positions(game, kind, viewer, rows, seats, cache.get(key))
+    mark = secrets.token_hex(16)  # no text a player wrote can hold it
+    parts = {f"{n}": text for n, text in enumerate(kept.positions)}
+
+    def export(record: dict[str, Any]) -> Any:
+        nonlocal changed
+        if kept.export is None:  # made once, from the record with its positions
+            positions = [json.loads(text) for text in kept.positions]
+            whole = {
+                **record,
+                "initial_position": positions[0],
+                "moves": [
+                    {**entry, "position": position}
+                    for entry, position in zip(record["moves"], positions[1:], strict=True)
+                ],
+            }
+            own = kind.export_record(whole)
+            kept.export = "" if own is None else _json_at(own, 1)
+            changed = True
+        if not kept.export:
+            return None
+        parts["export"] = kept.export
+        return f"{mark}:export"
+
+    marks = [f"{mark}:{n}" for n in range(len(kept.positions))]
+    record = _record(game, viewer, rows, marks, seats, export)
+    if changed:
+        cache.set(key, zlib.compress(pickle.dumps(kept), 1), settings.GAME_RECORD_CACHE_SECONDS)
+    text = json.dumps(record, cls=DjangoJSONEncoder, indent=2)
+    return re.sub(f'"{mark}:(\\w+)"', lambda found: parts[found[1]], text)
+
+
+def _record_key(game: Game, kind: GameKind, viewer: Viewer) -> str:
+    """The cache key of ``viewer``'s record of ``game``: the game (its id and when it was
+    made: another database's game of the same id is another game), its kind and who reads."""
+    if viewer.everything:
+        reader = "everyone"
+    else:
+        reader = "spectator" if viewer.player is None else f"player:{viewer.player}"
+    named = "|".join(
+        (
+            str(RECORD_CACHE_VERSION),
+            game.created_at.isoformat(),
+            game.kind,
+            f"{type(kind).__module__}.{type(kind).__qualname__}",
+            reader,
+        )
+    )
+    return f"game-record:{game.pk}:{hashlib.sha256(named.encode()).hexdigest()[:32]}"
+
+
+def _kept_positions(
+    game: Game, kind: GameKind, viewer: Viewer, rows: list[Move], seats: list[Seat], cached: Any
+) -> tuple[_Kept, bool]:
+    """The positions ``viewer`` sees after each of ``rows``, as kept in the cache
+    (``cached``) and made for the moves since; and whether anything was made."""
+    kept: _Kept | None = None
+    if isinstance(cached, bytes):
+        try:
+            kept = pickle.loads(zlib.decompress(cached))
+        except Exception:  # a cache entry is an aid: one that does not read is a miss
+            kept = None
+    ids = [row.pk for row in rows]
+    if not isinstance(kept, _Kept) or kept.ids != ids[: len(kept.ids)]:
+        start = kind.start_again(
+            [(s.player_name, s.home) for s in seats], game.options, game.start_record
+        )
+        whole = kind.dump(start)
+        kept = _Kept(ids=[], positions=[_json_at(kind.view(whole, viewer), 1)], last=whole)
+    if len(kept.ids) == len(ids):
+        return kept, False
+    players = {seat.pk: seat.player_name for seat in seats}
+    state = kind.load(kept.last)
+    for row in rows[len(kept.ids) :]:
+        state = kind.replay(state, players[row.seat_id], row.action, row.dice)
+        whole = kind.dump(state)
+        kept.positions.append(_json_at(kind.view(whole, viewer), 3))
+        kept.ids.append(row.pk)
+        kept.last = whole
+    kept.export = None  # made again for the longer game, once it is over
+    return kept, True
+
+
+def _json_at(value: Any, depth: int) -> str:
+    """``value`` as the record's JSON text writes it ``depth`` levels deep (indented by
+    2): its own lines indented by as much more."""
+    return json.dumps(value, cls=DjangoJSONEncoder, indent=2).replace("\n", "\n" + "  " * depth)
 
 
 def dice_record(game: Game, seats: list[Seat], viewer: Viewer) -> dict[str, Any] | None:

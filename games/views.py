@@ -19,7 +19,7 @@ from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
 from django.core.paginator import Paginator
 from django.db.models import Count
-from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
@@ -870,8 +870,8 @@ def record(request: HttpRequest, pk: int) -> HttpResponse:
     game = _visible_game(request, pk)
     if game.position is None:
         raise Http404("This game has not started: it has no record yet.")
-    record = seen.game_record(game, seen.viewer_of(game, request.user))
-    response = JsonResponse(record, json_dumps_params={"indent": 2})
+    text = seen.record_json(game, seen.viewer_of(game, request.user))
+    response = HttpResponse(text, content_type="application/json")
     response["Content-Disposition"] = f'attachment; filename="{game.kind}-game-{game.pk}.json"'
     return response
 

@@ -552,6 +552,10 @@ if DEADLINE_CLAIM_EXPIRES_SECONDS <= 0:
 # How often an open game page asks whether the game changed (another player moved, a
 # deadline passed), to show it without a reload.
 GAME_PAGE_POLL_SECONDS = env_int("GAME_PAGE_POLL_SECONDS", 10)
+# How long the cache keeps a reader's positions of a game's record (record.json), each as
+# the record writes it: the next request writes out only the moves made since. Kept again
+# for as long at each request that adds moves; 0 keeps nothing.
+GAME_RECORD_CACHE_SECONDS = env_int("GAME_RECORD_CACHE_SECONDS", 7 * 24 * 3600)
 CELERY_BEAT_SCHEDULE = {
     "sweep-deadlines": {"task": "games.tasks.sweep_deadlines", "schedule": PERIODIC_JOBS_EVERY},
     "sweep-reminders": {"task": "games.tasks.sweep_reminders", "schedule": PERIODIC_JOBS_EVERY},
