@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 from functools import cached_property
 from typing import Any, Generic, TypeVar
 
-from django.db import connection
+from django.db import DatabaseError, connection
 from django.db.models import Model
 
 M = TypeVar("M", bound=Model)
@@ -123,3 +123,41 @@ def insert(instance: Model) -> None:
     setattr(instance, pk.attname, key)
     instance._state.adding = False
     instance._state.db = connection.alias
+
+
+def update(instance: Model, names: Sequence[str]) -> None:
+    """Write the named fields of a saved instance to its row in one hand-written UPDATE,
+    as ``save(update_fields=names)`` would write them: each field's ``pre_save`` and
+    database preparation, and a DatabaseError when no row has the instance's key.
+    Without the ORM's query compiler, and without the ``pre_save`` and ``post_save``
+    signals: for models no receiver listens to, on a path every request takes."""
+    model = type(instance)
+    fields, sql = _update_statement(model, tuple(names))
+    meta = model._meta
+    assert meta.pk is not None
+    values = [
+        field.get_db_prep_save(field.pre_save(instance, False), connection) for field in fields
+    ]
+    values.append(meta.pk.get_db_prep_value(instance.pk, connection))
+    with connection.cursor() as cursor:
+        cursor.execute(sql, values)
+        if cursor.rowcount != 1:
+            raise DatabaseError("Save with update_fields did not affect any rows.")
+
+
+_UPDATES: dict[tuple[type[Model], tuple[str, ...]], tuple[list[Any], str]] = {}
+
+
+def _update_statement(model: type[Model], names: tuple[str, ...]) -> tuple[list[Any], str]:
+    """The fields and the UPDATE statement that writes them (made once per model and
+    list of names: the statement runs for every move)."""
+    known = _UPDATES.get((model, names))
+    if known is None:
+        meta = model._meta
+        assert meta.pk is not None
+        fields = [meta.get_field(name) for name in names]
+        quote = connection.ops.quote_name
+        columns = ", ".join(f"{quote(field.column)} = %s" for field in fields)  # type: ignore[union-attr]
+        sql = f"UPDATE {quote(meta.db_table)} SET {columns} WHERE {quote(meta.pk.column)} = %s"
+        known = _UPDATES[(model, names)] = (fields, sql)
+    return known
