@@ -31,15 +31,20 @@ class Columns(Generic[M]):
         self.fields = list(model._meta.concrete_fields)
         self.attnames = [field.attname for field in self.fields]
         self.pk_at = self.fields.index(model._meta.pk)
+        self._columns: dict[str, str] = {}
 
     @cached_property
     def table(self) -> str:
         return connection.ops.quote_name(self.model._meta.db_table)
 
     def column(self, name: str = "pk") -> str:
-        """A field's column under the alias (the primary key's by default)."""
-        field = self.model._meta.pk if name == "pk" else self.model._meta.get_field(name)
-        return self._qualified(field.column)  # type: ignore[union-attr]
+        """A field's column under the alias (the primary key's by default), quoted once:
+        the queries that name them are written for every request."""
+        known = self._columns.get(name)
+        if known is None:
+            field = self.model._meta.pk if name == "pk" else self.model._meta.get_field(name)
+            known = self._columns[name] = self._qualified(field.column)  # type: ignore[union-attr]
+        return known
 
     @cached_property
     def sql(self) -> str:
