@@ -1,6 +1,6 @@
 """Web benchmark: accepted moves per second through the real server, over HTTP.
 
-    .venv/bin/python -m bench.web [--seconds 10] [--clients 1 8] [--workers 4]
+    .venv/bin/python -m bench.web [--seconds 10] [--clients 1 8] [--workers 4] [--profile N]
 
 Starts gunicorn on 127.0.0.1 with production settings against a local PostgreSQL
 database (``ww5_bench``, created if missing), seats two players in each of many games,
@@ -14,7 +14,8 @@ moves per second, the p50/p95 latency of the POSTs, and the CPU used per move by
 its gunicorn, its database's PostgreSQL processes and this load generator; then the
 SQL statements, Redis commands, Python calls and CPU of a move made in this process
 through the WSGI application (``--counted-moves``), which the machine's load does not
-change. Only loopback addresses are used, and every loop is bounded in time.
+change. ``--profile N`` lists the N functions of those moves that take the most CPU.
+Only loopback addresses are used, and every loop is bounded in time.
 """
 
 from __future__ import annotations
