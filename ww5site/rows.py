@@ -15,7 +15,7 @@ from functools import cached_property
 from typing import Any, Generic, TypeVar
 
 from django.db import DatabaseError, connection
-from django.db.models import Model
+from django.db.models import Model, signals
 
 M = TypeVar("M", bound=Model)
 Converter = Callable[[Any, Any, Any], Any]
@@ -132,14 +132,19 @@ def insert(instance: Model) -> None:
 
 def update(instance: Model, names: Sequence[str]) -> None:
     """Write the named fields of a saved instance to its row in one hand-written UPDATE,
-    as ``save(update_fields=names)`` would write them: each field's ``pre_save`` and
-    database preparation, and a DatabaseError when no row has the instance's key.
-    Without the ORM's query compiler, and without the ``pre_save`` and ``post_save``
-    signals: for models no receiver listens to, on a path every request takes."""
+    as ``save(update_fields=names)`` would write them: the ``pre_save`` and ``post_save``
+    signals, each field's ``pre_save`` and database preparation, and a DatabaseError
+    when no row has the instance's key. Without the ORM's query compiler, for a row
+    written on a path every request takes."""
     model = type(instance)
     fields, sql = _update_statement(model, tuple(names))
     meta = model._meta
     assert meta.pk is not None
+    update_fields = frozenset(names)
+    using = connection.alias
+    signals.pre_save.send(
+        sender=model, instance=instance, raw=False, using=using, update_fields=update_fields
+    )
     values = [
         field.get_db_prep_save(field.pre_save(instance, False), connection) for field in fields
     ]
@@ -148,6 +153,16 @@ def update(instance: Model, names: Sequence[str]) -> None:
         cursor.execute(sql, values)
         if cursor.rowcount != 1:
             raise DatabaseError("Save with update_fields did not affect any rows.")
+    instance._state.db = using
+    instance._state.adding = False
+    signals.post_save.send(
+        sender=model,
+        instance=instance,
+        created=False,
+        update_fields=update_fields,
+        raw=False,
+        using=using,
+    )
 
 
 _UPDATES: dict[tuple[type[Model], tuple[str, ...]], tuple[list[Any], str]] = {}

@@ -274,8 +274,8 @@ NONCE_BYTES = 16
 
 
 # What a decision changes on the game row (its start also sets the STARTED_FIELDS).
-# Written by the rows helper after every decision: the ORM's update costs more to
-# build than to run, and nothing listens for the game's save.
+# Written by the rows helper after every decision, as ``save(update_fields=…)`` writes
+# them, signals included: the ORM's update costs more to build than to run.
 STORED_FIELDS = [
     "position",
     "turn_number",

@@ -9,6 +9,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import DatabaseError, connection
+from django.db.models.signals import post_save, pre_save
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
@@ -149,11 +150,31 @@ def test_a_game_row_is_updated_as_the_orm_updates_it(
         game.to_move = core.seats_of(game)[1]
         game.name = "not a stored field: left unwritten"
 
-    with CaptureQueriesContext(connection) as queries:
-        rows.update(hand, core.STORED_FIELDS)
-    orm.save(update_fields=core.STORED_FIELDS)
+    told: list[tuple[str, int, Any]] = []
+
+    def heard(signal: str) -> Any:
+        def receiver(instance: Game, **kwargs: Any) -> None:
+            told.append((signal, instance.pk, {k: v for k, v in kwargs.items() if k != "signal"}))
+
+        return receiver
+
+    before, after = heard("pre_save"), heard("post_save")
+    pre_save.connect(before, sender=Game)
+    post_save.connect(after, sender=Game)
+    try:
+        with CaptureQueriesContext(connection) as queries:
+            rows.update(hand, core.STORED_FIELDS)
+        orm.save(update_fields=core.STORED_FIELDS)
+    finally:
+        pre_save.disconnect(before, sender=Game)
+        post_save.disconnect(after, sender=Game)
 
     assert len(queries) == 1
+    # The same signals, with the same arguments, as the ORM's save sends.
+    assert [(name, kwargs) for name, pk, kwargs in told if pk == hand.pk] == [
+        (name, kwargs) for name, pk, kwargs in told if pk == orm.pk
+    ]
+    assert [name for name, pk, _ in told if pk == hand.pk] == ["pre_save", "post_save"]
     for game in (hand, orm):  # each row holds what its object held in the stored fields
         row = fields_of(Game.objects.get(pk=game.pk))
         assert {name: row[name] for name in stored} == {
