@@ -1,6 +1,6 @@
 """Web benchmark: accepted moves per second through the real server, over HTTP.
 
-    .venv/bin/python -m bench.web [--seconds 10] [--clients 1 8] [--workers 4]
+    .venv/bin/python -m bench.web [--seconds 10] [--clients 1 8] [--workers 4] [--profile N]
 
 Starts gunicorn on 127.0.0.1 with production settings against a local PostgreSQL
 database (``ww5_bench``, created if missing), seats two players in each of many games,
@@ -14,7 +14,8 @@ moves per second, the p50/p95 latency of the POSTs, and the CPU used per move by
 its gunicorn, its database's PostgreSQL processes and this load generator; then the
 SQL statements, Redis commands, Python calls and CPU of a move made in this process
 through the WSGI application (``--counted-moves``), which the machine's load does not
-change. Only loopback addresses are used, and every loop is bounded in time.
+change. ``--profile N`` lists the N functions of those moves that take the most CPU.
+Only loopback addresses are used, and every loop is bounded in time.
 """
 
 from __future__ import annotations
@@ -326,14 +327,16 @@ def measure(
     )
 
 
-def counted_moves(games: list[dict[str, Any]], moves: int) -> str:
+def counted_moves(games: list[dict[str, Any]], moves: int, top: int = 0) -> str:
     """Figures of a move that do not depend on the machine's load, so that commits can
     be compared on a shared machine: ``moves`` accepted moves made in this process
     through the site's WSGI application (every middleware, the session from Redis, the
     view, the service), counting the SQL statements the site sends, its Redis commands
     and its Python function calls (cProfile, in a second pass), and the CPU time of a
     move (``process_time``, without the profiler). The statements do not include the
-    connection's health check (``SELECT 1`` sent by psycopg, once per request)."""
+    connection's health check (``SELECT 1`` sent by psycopg, once per request). With
+    ``top``, the ``top`` functions of a further pass by own and by cumulative CPU time
+    (not wall time, which would count the waits for the database) come first."""
     import cProfile
     import io
     import json
@@ -424,10 +427,22 @@ def counted_moves(games: list[dict[str, Any]], moves: int) -> str:
         redis.Redis.execute_command = real_command  # type: ignore[method-assign]
     profile = cProfile.Profile()
     profiled, _ = run(lambda: profile)
+    if top:  # the listing in CPU time, not wall time (which counts the waits for replies)
+        cpu_profile = cProfile.Profile(time.process_time)
+        run(lambda: cpu_profile)
     timed, cpu = run()
     calls = profile.getstats()
     total_calls = sum(entry.callcount for entry in calls)
-    return (
+    listing = ""
+    if top:
+        import pstats
+
+        out = io.StringIO()
+        stats = pstats.Stats(cpu_profile, stream=out)
+        for order in ("tottime", "cumulative"):
+            stats.sort_stats(order).print_stats(top)
+        listing = out.getvalue() + "\n"
+    return listing + (
         f"per accepted move, in this process ({counted} moves through the WSGI application): "
         f"{counts['sql'] / max(counted, 1):.2f} SQL statements, "
         f"{counts['redis'] / max(counted, 1):.2f} Redis commands, "
@@ -483,6 +498,13 @@ def main() -> None:
         default=200,
         help="moves made in this process after the runs, counting queries and calls (0: none)",
     )
+    parser.add_argument(
+        "--profile",
+        type=int,
+        default=0,
+        metavar="N",
+        help="print the N functions of those moves that take the most own and cumulative time",
+    )
     args = parser.parse_args()
 
     create_database(DATABASE_URL)
@@ -499,7 +521,7 @@ def main() -> None:
             games = prepare(args.games)
             print(measure(args.port, server.pid, games, clients, args.seconds), flush=True)
         if args.counted_moves:
-            print(counted_moves(prepare(args.games), args.counted_moves), flush=True)
+            print(counted_moves(prepare(args.games), args.counted_moves, args.profile), flush=True)
     finally:
         server.terminate()
         server.wait(10)

@@ -19,7 +19,7 @@ from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
 from django.core.paginator import Paginator
 from django.db.models import Count
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
@@ -588,7 +588,8 @@ def move(request: HttpRequest, pk: int) -> HttpResponse:
         messages.info(request, _already_recorded(words))
     else:
         messages.success(request, f"Your decision was recorded: {words}.")
-    return redirect(_game_url(game, done=str(decision.move.number)))
+    # The address is already a path: ``redirect`` would first try it as a view's name.
+    return HttpResponseRedirect(_game_url(game, done=str(decision.move.number)))
 
 
 def _script(request: HttpRequest, pk: int, text: str, turn: int) -> HttpResponse:

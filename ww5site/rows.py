@@ -14,8 +14,8 @@ from collections.abc import Callable, Sequence
 from functools import cached_property
 from typing import Any, Generic, TypeVar
 
-from django.db import connection
-from django.db.models import Model
+from django.db import DatabaseError, connection
+from django.db.models import Model, signals
 
 M = TypeVar("M", bound=Model)
 Converter = Callable[[Any, Any, Any], Any]
@@ -31,15 +31,20 @@ class Columns(Generic[M]):
         self.fields = list(model._meta.concrete_fields)
         self.attnames = [field.attname for field in self.fields]
         self.pk_at = self.fields.index(model._meta.pk)
+        self._columns: dict[str, str] = {}
 
     @cached_property
     def table(self) -> str:
         return connection.ops.quote_name(self.model._meta.db_table)
 
     def column(self, name: str = "pk") -> str:
-        """A field's column under the alias (the primary key's by default)."""
-        field = self.model._meta.pk if name == "pk" else self.model._meta.get_field(name)
-        return self._qualified(field.column)  # type: ignore[union-attr]
+        """A field's column under the alias (the primary key's by default), quoted once:
+        the queries that name them are written for every request."""
+        known = self._columns.get(name)
+        if known is None:
+            field = self.model._meta.pk if name == "pk" else self.model._meta.get_field(name)
+            known = self._columns[name] = self._qualified(field.column)  # type: ignore[union-attr]
+        return known
 
     @cached_property
     def sql(self) -> str:
@@ -123,3 +128,56 @@ def insert(instance: Model) -> None:
     setattr(instance, pk.attname, key)
     instance._state.adding = False
     instance._state.db = connection.alias
+
+
+def update(instance: Model, names: Sequence[str]) -> None:
+    """Write the named fields of a saved instance to its row in one hand-written UPDATE,
+    as ``save(update_fields=names)`` would write them: the ``pre_save`` and ``post_save``
+    signals, each field's ``pre_save`` and database preparation, and a DatabaseError
+    when no row has the instance's key. Without the ORM's query compiler, for a row
+    written on a path every request takes."""
+    model = type(instance)
+    fields, sql = _update_statement(model, tuple(names))
+    meta = model._meta
+    assert meta.pk is not None
+    update_fields = frozenset(names)
+    using = connection.alias
+    signals.pre_save.send(
+        sender=model, instance=instance, raw=False, using=using, update_fields=update_fields
+    )
+    values = [
+        field.get_db_prep_save(field.pre_save(instance, False), connection) for field in fields
+    ]
+    values.append(meta.pk.get_db_prep_value(instance.pk, connection))
+    with connection.cursor() as cursor:
+        cursor.execute(sql, values)
+        if cursor.rowcount != 1:
+            raise DatabaseError("Save with update_fields did not affect any rows.")
+    instance._state.db = using
+    instance._state.adding = False
+    signals.post_save.send(
+        sender=model,
+        instance=instance,
+        created=False,
+        update_fields=update_fields,
+        raw=False,
+        using=using,
+    )
+
+
+_UPDATES: dict[tuple[type[Model], tuple[str, ...]], tuple[list[Any], str]] = {}
+
+
+def _update_statement(model: type[Model], names: tuple[str, ...]) -> tuple[list[Any], str]:
+    """The fields and the UPDATE statement that writes them (made once per model and
+    list of names: the statement runs for every move)."""
+    known = _UPDATES.get((model, names))
+    if known is None:
+        meta = model._meta
+        assert meta.pk is not None
+        fields = [meta.get_field(name) for name in names]
+        quote = connection.ops.quote_name
+        columns = ", ".join(f"{quote(field.column)} = %s" for field in fields)  # type: ignore[union-attr]
+        sql = f"UPDATE {quote(meta.db_table)} SET {columns} WHERE {quote(meta.pk.column)} = %s"
+        known = _UPDATES[(model, names)] = (fields, sql)
+    return known

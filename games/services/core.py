@@ -274,6 +274,8 @@ NONCE_BYTES = 16
 
 
 # What a decision changes on the game row (its start also sets the STARTED_FIELDS).
+# Written by the rows helper after every decision, as ``save(update_fields=…)`` writes
+# them, signals included: the ORM's update costs more to build than to run.
 STORED_FIELDS = [
     "position",
     "turn_number",
@@ -352,7 +354,7 @@ def store_position(
     game.to_move = due[0] if due and not sealed else None
     _mark_deciding(seats, after if sealed else set())
     if continuing:
-        game.save(update_fields=STORED_FIELDS)
+        rows.update(game, STORED_FIELDS)
         _queue_mails(game, state, move, [], decision_due=False, revealed=revealed)
     elif phase == OVER:
         game.grace_used = False
@@ -365,7 +367,7 @@ def store_position(
         start_clock(game, state, now, due)
         game.grace_used = False  # a new decision, with its own grace
         game.deadline_claimed_at = None
-        game.save(update_fields=STORED_FIELDS)
+        rows.update(game, STORED_FIELDS)
         prompted = [seat for seat in due if seat not in ready]
         _queue_mails(game, state, move, prompted, revealed=revealed)
     for seat in ready:

@@ -8,7 +8,8 @@ from typing import Any
 import pytest
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
-from django.db import connection
+from django.db import DatabaseError, connection
+from django.db.models.signals import post_save, pre_save
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
@@ -16,6 +17,7 @@ from accounts.backends import ProfileModelBackend
 from accounts.models import Profile
 from games import services
 from games.models import Game, Move, Seat
+from games.services import core
 from tests.games import factories
 from ww5site import rows
 
@@ -120,3 +122,73 @@ def test_a_move_is_written_as_the_orm_writes_it(
     assert fields_of(written) | {"id": 0, "number": 0} == fields_of(
         Move.objects.get(pk=by_orm.pk)
     ) | {"id": 0, "number": 0}
+
+
+def test_a_game_row_is_updated_as_the_orm_updates_it(
+    alice: AbstractBaseUser, bob: AbstractBaseUser
+) -> None:
+    games = []
+    for _ in range(3):  # by hand, by the ORM, and a neighbour left alone
+        game = services.create_game(alice, home="north-america")
+        services.join_game(game.pk, bob, home="europe")
+        games.append(Game.objects.get(pk=game.pk))
+    hand, orm, neighbour = games
+    stored = [hand._meta.get_field(name).attname for name in core.STORED_FIELDS]
+    changes: dict[str, Any] = {
+        "position": {"naïve": [1, 2], "nested": {"x": None}},
+        "turn_number": 7,
+        "decision_turn": 7,
+        "status": Game.Status.PLAY,
+        "deadline": timezone.now() + timedelta(hours=5),
+        "remind_at": timezone.now() + timedelta(hours=4),
+        "grace_used": True,
+        "dice_drawn": 11,
+    }
+    for game in (hand, orm):
+        for name, value in changes.items():
+            setattr(game, name, value)
+        game.to_move = core.seats_of(game)[1]
+        game.name = "not a stored field: left unwritten"
+
+    told: list[tuple[str, int, Any]] = []
+
+    def heard(signal: str) -> Any:
+        def receiver(instance: Game, **kwargs: Any) -> None:
+            told.append((signal, instance.pk, {k: v for k, v in kwargs.items() if k != "signal"}))
+
+        return receiver
+
+    before, after = heard("pre_save"), heard("post_save")
+    pre_save.connect(before, sender=Game)
+    post_save.connect(after, sender=Game)
+    try:
+        with CaptureQueriesContext(connection) as queries:
+            rows.update(hand, core.STORED_FIELDS)
+        orm.save(update_fields=core.STORED_FIELDS)
+    finally:
+        pre_save.disconnect(before, sender=Game)
+        post_save.disconnect(after, sender=Game)
+
+    assert len(queries) == 1
+    # The same signals, with the same arguments, as the ORM's save sends.
+    assert [(name, kwargs) for name, pk, kwargs in told if pk == hand.pk] == [
+        (name, kwargs) for name, pk, kwargs in told if pk == orm.pk
+    ]
+    assert [name for name, pk, _ in told if pk == hand.pk] == ["pre_save", "post_save"]
+    for game in (hand, orm):  # each row holds what its object held in the stored fields
+        row = fields_of(Game.objects.get(pk=game.pk))
+        assert {name: row[name] for name in stored} == {
+            name: getattr(game, name) for name in stored
+        }
+        assert row["name"] != game.name  # and nothing else
+    assert Game.objects.get(pk=hand.pk).position == changes["position"]
+    assert fields_of(Game.objects.get(pk=neighbour.pk)) == fields_of(neighbour)
+
+
+def test_an_update_of_a_missing_row_fails_as_the_orm_fails(alice: AbstractBaseUser) -> None:
+    game = services.create_game(alice, home="north-america")
+    gone = Game.objects.get(pk=game.pk)
+    gone.pk = 987654
+
+    with pytest.raises(DatabaseError, match="did not affect any rows"):
+        rows.update(gone, ["turn_number"])
