@@ -57,7 +57,8 @@ def test_after_a_turn_made_with_the_form_the_page_says_what_happened_and_who_dec
 ) -> None:
     placed(game, risiko)
     first = first_player(game, risiko)
-    fields = {**one_attack(game, first), "end": "1"}
+    # all armies move in on a conquest, so the turn's end runs whatever the roll
+    fields = {**one_attack(game, first), "attack-1-move": "all", "end": "1"}
 
     response = post_form(game, user_of(game, first), fields)
 
