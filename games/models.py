@@ -137,6 +137,12 @@ class Game(models.Model):
         # A site-wide organiser (given to staff who look after every game); others
         # organise a game through a relation: its creator, its league's organisers.
         permissions = [("organise_any_game", "Can organise every game")]
+        # The lobby's games in play and the finished games, newest first, a page at a
+        # time: read in the index's order, not sorted from every game of the site.
+        indexes = [
+            models.Index(fields=["-started_at", "-id"], name="game_started_newest"),
+            models.Index(fields=["-finished_at", "-id"], name="game_finished_newest"),
+        ]
 
     def __str__(self) -> str:
         return self.name or f"Game {self.pk}"

@@ -18,7 +18,8 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
 from django.core.paginator import Paginator
-from django.db.models import Count
+from django.db.models import Count, OuterRef, Subquery, Value
+from django.db.models.functions import Coalesce
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -267,9 +268,19 @@ def sign_in_first(view: Callable[..., HttpResponse]) -> Callable[..., HttpRespon
 # --- pages ---------------------------------------------------------------------------
 
 
+def with_seats_taken(games: Any) -> Any:
+    """``games`` with ``taken``, the seats taken in each: counted for the rows of the page
+    alone (a subquery each), not by grouping every game that matches before the page is
+    cut (the lobby's games in play, the finished games, one page out of tens of thousands)."""
+    taken = Seat.objects.filter(game=OuterRef("pk")).order_by().values("game")
+    return games.annotate(
+        taken=Coalesce(Subquery(taken.annotate(n=Count("pk")).values("n")), Value(0))
+    )
+
+
 @require_GET
 def lobby(request: HttpRequest) -> HttpResponse:
-    with_seats = Game.objects.select_related("creator__profile").annotate(taken=Count("seats"))
+    with_seats = with_seats_taken(Game.objects.select_related("creator__profile"))
     public = with_seats.filter(is_public=True)
     open_page = _page(request, "page", public.filter(status=Game.Status.OPEN), "created_at")
     for game in open_page:
@@ -311,7 +322,7 @@ def finished(request: HttpRequest) -> HttpResponse:
     """Finished games, a page at a time: the public ones, or (``?mine=1``) the viewer's."""
     mine = request.GET.get("mine") == "1" and request.user.is_authenticated
     games = (
-        Game.objects.annotate(taken=Count("seats"))
+        with_seats_taken(Game.objects)
         .filter(status__in=[Game.Status.OVER, Game.Status.ABANDONED])
         .select_related("winner__user__profile")
     )

@@ -88,6 +88,27 @@ def test_recent_finished_public_games_are_listed(
     assert reverse("games:replay", args=[game.pk]) in content
 
 
+def test_the_games_in_play_and_the_finished_ones_count_their_players(
+    alice: AbstractBaseUser, bob: AbstractBaseUser, carol: AbstractBaseUser
+) -> None:
+    playing = support.started_game(alice, bob, name="Duel in play")
+    done = support.started_game(carol, bob, name="Duel over")
+    Game.objects.filter(pk=done.pk).update(status=Game.Status.OVER, finished_at=done.started_at)
+    services.create_game(carol, name="Waiting table", seats=4, home="asia")
+
+    lobby = Client().get(LOBBY).content.decode()
+    finished = Client().get(reverse("games:finished")).content.decode()
+
+    def row(content: str, name: str) -> str:
+        return content.split(name, 1)[1].split("</tr>", 1)[0]
+
+    assert "<td>2</td>" in row(lobby, "Duel in play")
+    assert '<td data-label="Players">2</td>' in row(lobby, "Duel over")
+    assert '<td data-label="Seats">1 of 4</td>' in row(lobby, "Waiting table")
+    assert ">2<" in row(finished, "Duel over")
+    assert str(playing) in lobby
+
+
 def test_an_empty_lobby_says_so() -> None:
     content = Client().get(LOBBY).content.decode()
 
