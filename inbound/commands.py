@@ -92,10 +92,12 @@ def _inform(c: Context, word: str) -> Handled:
     return _answer(c, Outcome.ANSWERED, Answer(paragraphs, board=word == "board", moves=yours), "")
 
 
-def _move(c: Context, line: str, confirmed: bool, now: datetime) -> Handled:
-    game, token = c.game, c.token
+def _after_the_deadline(c: Context, now: datetime) -> Handled | None:
+    """The refusal of a reply for a decision still open whose deadline passed before it
+    came (the game deals with the missed decision), or None."""
+    game = c.game
     if (
-        selectors.decision_open(game, c.seat, token.turn)
+        selectors.decision_open(game, c.seat, c.token.turn)
         and game.deadline is not None
         and now > game.deadline
     ):
@@ -104,6 +106,14 @@ def _move(c: Context, line: str, confirmed: bool, now: datetime) -> Handled:
             "deals with the missed decision as its rules say. Nothing was changed."
         )
         return _answer(c, Outcome.REFUSED, Answer([text]), "after the deadline")
+    return None
+
+
+def _move(c: Context, line: str, confirmed: bool, now: datetime) -> Handled:
+    game, token = c.game, c.token
+    late = _after_the_deadline(c, now)
+    if late is not None:
+        return late
     try:
         decision = services.submit_move(
             game.pk,
@@ -143,16 +153,9 @@ def _script(c: Context, now: datetime) -> Handled:
     """A reply that carries a turn script (K34): its lines run top to bottom as far as the
     turn goes, those done recorded as one move; the answer reports every line."""
     game, token = c.game, c.token
-    if (
-        selectors.decision_open(game, c.seat, token.turn)
-        and game.deadline is not None
-        and now > game.deadline
-    ):
-        text = (
-            "Your reply came after this decision's deadline: it was not applied. The game "
-            "deals with the missed decision as its rules say. Nothing was changed."
-        )
-        return _answer(c, Outcome.REFUSED, Answer([text]), "after the deadline")
+    late = _after_the_deadline(c, now)
+    if late is not None:
+        return late
     script = "\n".join(c.reading.lines)
     try:
         move, report = services.submit_script(

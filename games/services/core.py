@@ -327,8 +327,7 @@ def store_position(
     # Held script lines whose wait is over run after this change (K39f): their player's
     # mail comes with their report instead of a prompt sent now.
     ready = [s for s in seats if s.held and not kind.holds_script(state, s.player_name)]
-    if not announce:
-        ready = []
+    ready = ready if announce else []  # a rebuild runs nothing
     after = {s.pk for s in due}
     # The same decision goes on, its clock running: after a change that is no one's
     # decision (a forfeit) that leaves it to the same players, or once one of several

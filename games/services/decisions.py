@@ -45,9 +45,7 @@ def submit_move(
     (R15) raises NeedsConfirmation instead of being applied."""
     with transaction.atomic():
         game = lock_game(game_id)
-        seat = next((s for s in seats_of(game) if s.user_id == user.pk), None)
-        if seat is None:
-            raise NotYourDecision("you have no seat in this game")
+        seat = _seat_of(game, user)
         if game.turn_number != turn_number and not decision_open(game, seat, turn_number):
             # Only this user's own submission counts as a double submit: an organiser's
             # move for them or a forfeit is the game moving on without them.
@@ -60,6 +58,14 @@ def submit_move(
             )
         _check_waiting_for(game, seat)
         return Decision(apply_decision(game, seat, text, source, user, confirm_elimination))
+
+
+def _seat_of(game: Game, user: AbstractBaseUser) -> Seat:
+    """The user's seat in the game; ``NotYourDecision`` for a user without one."""
+    seat = next((s for s in seats_of(game) if s.user_id == user.pk), None)
+    if seat is None:
+        raise NotYourDecision("you have no seat in this game")
+    return seat
 
 
 def _check_waiting_for(game: Game, seat: Seat) -> None:
@@ -110,9 +116,7 @@ def submit_script(
     (None when no line was done: nothing changed) and the report of every line."""
     with transaction.atomic():
         game = lock_game(game_id)
-        seat = next((s for s in seats_of(game) if s.user_id == user.pk), None)
-        if seat is None:
-            raise NotYourDecision("you have no seat in this game")
+        seat = _seat_of(game, user)
         if game.turn_number != turn_number and not decision_open(game, seat, turn_number):
             raise StaleForm(
                 "the game has moved on since this form was made: nothing was changed; "
