@@ -1,7 +1,9 @@
-"""Engine benchmark: actions per second in random play, and greedy against random; then
-RisiKo's: a random game's actions per second and the time of a 20-attack turn script.
+"""Engine benchmark: actions per second in random play, beside a naive reference of the same
+rules (``bench.reference_ww5``), and greedy against random; then RisiKo's: a random game's
+actions per second and the time of a 20-attack turn script.
 
-    python -m bench.engine [--games N] [--duels N] [--seed S] [--risiko-games N]
+    python -m bench.engine [--games N] [--reference-games N] [--duels N] [--seed S]
+                           [--risiko-games N]
 
 Prints the figures recorded in docs/benchmarks.md.
 """
@@ -13,6 +15,7 @@ import platform
 import random
 import time
 
+from bench import reference_ww5 as reference
 from ww5.engine import BOARDS, apply_action, legal_actions, new_game
 from ww5.engine.bots import BOTS
 from ww5.engine.state import OVER
@@ -47,6 +50,35 @@ def random_play(games: int, seed: int) -> tuple[int, float, int]:
     return actions, elapsed, unfinished
 
 
+def reference_play(games: int, seed: int) -> tuple[int, float, int]:
+    """``random_play`` with the naive reference: the same seed, boards, setups and players,
+    and so the same games (the reference draws its dice and choices in the same order)."""
+    rng = random.Random(seed)
+    actions = 0
+    unfinished = 0
+    elapsed = 0.0
+    boards = sorted(BOARDS)
+    for g in range(games):
+        players = 2 + g % 3
+        state = reference.new_game(
+            [(HOMES[i], HOMES[i]) for i in range(players)],
+            {"board": boards[g % len(boards)], "setup": ("strict", "casual")[g % 2]},
+            rng,
+        )
+        start = time.perf_counter()
+        plies = 0
+        while state["phase"] != "over" and plies < PLY_LIMIT:
+            options = reference.legal_actions(state)
+            state = reference.apply_action(
+                state, options[int(rng.random() * len(options))], rng=rng
+            )
+            plies += 1
+        elapsed += time.perf_counter() - start
+        actions += plies
+        unfinished += state["phase"] != "over"
+    return actions, elapsed, unfinished
+
+
 def duel(*bots: str, seed: int) -> tuple[str | None, int]:
     """One game between ``bots`` in seat order; returns (winner's bot or None, plies)."""
     rng = random.Random(seed)
@@ -64,6 +96,12 @@ def duel(*bots: str, seed: int) -> tuple[str | None, int]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=3000, help="random games to time")
+    parser.add_argument(
+        "--reference-games",
+        type=int,
+        default=150,
+        help="random games to time with the naive reference (the engine's first ones)",
+    )
     parser.add_argument("--duels", type=int, default=400, help="greedy-vs-random games")
     parser.add_argument("--selfplay", type=int, default=150, help="greedy-vs-greedy games")
     parser.add_argument("--seed", type=int, default=5)
@@ -78,6 +116,17 @@ def main() -> None:
         f"(legal_actions + apply_action); mean {actions / args.games:.1f} actions a game; "
         f"{unfinished} games not over after {PLY_LIMIT} actions"
     )
+    engine_rate = actions / seconds
+    ref_games = args.reference_games
+    ref_actions, ref_seconds, _ = reference_play(ref_games, args.seed)
+    same_actions, _, _ = random_play(ref_games, args.seed)
+    print(
+        f"naive reference (bench/reference_ww5.py): {ref_games} games, {ref_actions} actions "
+        f"in {ref_seconds:.2f} s = {ref_actions / ref_seconds:,.0f} actions/s "
+        f"(legal_actions + apply_action); the engine's first {ref_games} games: "
+        f"{same_actions} actions" + ("" if same_actions == ref_actions else " (games differ!)")
+    )
+    print(f"engine / reference = {engine_rate / (ref_actions / ref_seconds):.1f}x (aim >= 5x)")
 
     wins = {"greedy": 0, "random": 0, None: 0}
     total_plies = 0
