@@ -21,6 +21,7 @@ from collections.abc import Iterable
 from datetime import datetime, timedelta
 from email.generator import BytesGenerator
 from email.mime.image import MIMEImage
+from email.policy import Compat32
 from email.utils import format_datetime, parseaddr
 from functools import partial
 from io import BytesIO
@@ -220,15 +221,45 @@ class _Message(EmailMultiAlternatives):
 _LINE_END = re.compile(r"\r\n|\r|\n")  # as email.generator splits a body's lines
 
 
+# A header value that Python's folding (the compat32 policy Django's messages use)
+# writes unchanged when it fits on its line: printable ASCII, no line or page breaks.
+_UNFOLDED = re.compile(r"[ -~]*")
+
+
 class _BodyAtOnceGenerator(BytesGenerator):
     """Python's generator writes a body line by line, the line and its ending apart,
     each encoded to bytes on its own: for the board picture's 800 lines of base64 some
     1,600 writes a mail. This one writes each body in one piece, with the same line
-    endings: the same bytes."""
+    endings: the same bytes.
+
+    It writes the headers that need no folding as they are, too: Python folds every
+    header through ``email.header.Header``, some 40 calls a header and about 30 headers
+    a mail (the five parts' own among them), to find that a short ASCII line stays as it
+    is. Any other header (long, not ASCII, an encoded word) is folded by the policy."""
 
     def _write_lines(self, lines: str) -> None:
         if lines:
             self.write(self._NL.join(_LINE_END.split(lines)))  # type: ignore[attr-defined]
+
+    def _write_headers(self, msg: Any) -> None:
+        policy = self.policy  # type: ignore[attr-defined]
+        limit = policy.max_line_length
+        if type(policy) is not Compat32 or not limit:
+            super()._write_headers(msg)  # type: ignore[misc]
+            return
+        linesep = policy.linesep
+        written = []
+        for name, value in msg.raw_items():
+            if (
+                isinstance(value, str)
+                and len(name) + 2 + len(value) <= limit
+                and _UNFOLDED.fullmatch(value)
+            ):
+                written.append(f"{name}: {value}{linesep}".encode("ascii"))
+            else:
+                written.append(policy.fold_binary(name, value))
+        self._fp.write(b"".join(written))  # type: ignore[attr-defined]
+        self.write(self._NL)  # type: ignore[attr-defined]
 
 
 def _as_bytes(mime: Any, unixfrom: bool = False, linesep: str = "\n") -> bytes:
