@@ -1,10 +1,15 @@
-"""The outbox in the admin: read-only; failed mails are sent again with an action."""
+"""The outbox in the admin: read-only; failed mails are sent again with an action. A
+trimmed mail (its body emptied MAIL_KEEP_SENT_DAYS after it was sent) says so where its
+text and HTML were."""
 
 from __future__ import annotations
+
+from typing import Any
 
 from django.contrib import admin, messages
 from django.db.models import QuerySet
 from django.http import HttpRequest
+from django.utils import formats, timezone
 
 from mail import services
 from mail.models import OutgoingMail
@@ -52,7 +57,25 @@ class OutgoingMailAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
         "body_text",
         "body_html",
     )
-    readonly_fields = fields
+    readonly_fields = (*fields, "trimmed")
+    BODY = ("body_text", "body_html")
+
+    def get_fields(self, request: HttpRequest, obj: OutgoingMail | None = None) -> Any:
+        # A trimmed mail's empty text and HTML would read as a mail sent empty.
+        if obj is not None and obj.trimmed_at is not None:
+            return (*(name for name in self.fields if name not in self.BODY), "trimmed")
+        return self.fields
+
+    @admin.display(description="Text and HTML")
+    def trimmed(self, mail: OutgoingMail) -> str:
+        if mail.trimmed_at is None:
+            return "Kept."
+        when = formats.date_format(timezone.localtime(mail.trimmed_at), "DATETIME_FORMAT")
+        return (
+            f"Trimmed on {when}, {counted(mail.kept_days or 0, 'day')} after the mail was "
+            "sent (MAIL_KEEP_SENT_DAYS): its text, HTML and picture are no longer kept, "
+            "only the headers above."
+        )
 
     @admin.action(
         description="Send the selected failed or waiting mails again now",

@@ -5,6 +5,12 @@ rolled-back change sends nothing and a committed one cannot lose its mail. A tas
 it after commit (``mail.services.send_now``); its status moves queued → sending → sent,
 or → retry (a transient failure, tried again later) → … → failed. All writes go through
 ``mail.services``.
+
+A sent mail is kept whole ``MAIL_KEEP_SENT_DAYS`` days; then the ``trim_outbox`` job
+empties its text, HTML and picture and sets ``trimmed_at``. The row itself stays: its
+``dedup_key`` still stops a second mail for the same decision, a bounce quoting its
+``message_id`` still finds its address, the audit of received mail still points at it,
+and its headers still tell who was sent what, and when.
 """
 
 from __future__ import annotations
@@ -83,6 +89,12 @@ class OutgoingMail(models.Model):
     last_error = models.TextField(blank=True)
     created_at = models.DateTimeField(default=timezone.now)
     sent_at = models.DateTimeField(null=True, blank=True)
+    trimmed_at = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text="When the text, the HTML and the picture of the sent mail were emptied "
+        "(MAIL_KEEP_SENT_DAYS after it was sent; the rest of the row is kept); empty: kept.",
+    )
 
     objects = OutgoingMailQuerySet.as_manager()
 
@@ -90,6 +102,15 @@ class OutgoingMail(models.Model):
         ordering = ["-id"]
         verbose_name = "outgoing mail"
         verbose_name_plural = "outgoing mails"
+        indexes = [
+            # The trim job's query: the oldest sent mails still whole. Partial, so it
+            # holds the last MAIL_KEEP_SENT_DAYS days of mail, not every row ever sent.
+            models.Index(
+                fields=["sent_at"],
+                condition=models.Q(status="sent", trimmed_at__isnull=True),
+                name="mail_sent_untrimmed",
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"{self.subject} → {self.to_address}"
@@ -99,6 +120,14 @@ class OutgoingMail(models.Model):
         """The game whose thread the mail is in, if any (the games app's "game-<n>")."""
         prefix, _, number = self.thread.partition("-")
         return int(number) if prefix == "game" and number.isdecimal() else None
+
+    @property
+    def kept_days(self) -> int | None:
+        """For a trimmed mail: how many whole days after it was sent its body was
+        emptied (None: not trimmed)."""
+        if self.trimmed_at is None or self.sent_at is None:
+            return None
+        return (self.trimmed_at - self.sent_at).days
 
     @property
     def links(self) -> list[str]:

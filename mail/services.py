@@ -8,6 +8,8 @@ sent right after the server accepted it. ``sweep_outbox`` (every minute) re-queu
 whose worker died while sending and sends the retries that are due, so a killed worker
 loses no mail. A mail can go out twice only when a worker dies, or the database write
 fails, in the short window between the server's acceptance and that UPDATE.
+``trim_outbox`` (every minute too) empties the bodies of the mails sent more than
+``MAIL_KEEP_SENT_DAYS`` ago.
 """
 
 from __future__ import annotations
@@ -66,6 +68,10 @@ RETRY_DELAYS = (
 # is never taken for a dead one.
 CLAIM_EXPIRES = timedelta(seconds=settings.MAIL_CLAIM_EXPIRES_SECONDS)
 SWEEP_LIMIT = 1000
+# The trim job empties at most this many mails a statement (each batch a transaction of
+# its own, so no row stays locked long), and at most TRIM_BATCHES batches a run.
+TRIM_BATCH = 5000
+TRIM_BATCHES = 20
 
 UNSUBSCRIBE_SALT = "mail.unsubscribe"
 
@@ -583,6 +589,48 @@ def requeue(mail_ids: Iterable[int], now: datetime | None = None) -> int:
         )
         _send_after_commit(ids)
     return len(ids)
+
+
+# --- retention -----------------------------------------------------------------------
+
+
+def trim_outbox(
+    now: datetime | None = None, batch: int = TRIM_BATCH, batches: int = TRIM_BATCHES
+) -> int:
+    """Periodic: empty the text, HTML and picture of the mails sent more than
+    ``MAIL_KEEP_SENT_DAYS`` ago, oldest first; returns how many were trimmed.
+
+    The rows are kept, not deleted: a row's ``dedup_key`` stops a second mail for the
+    same decision (deleting it would free the key), a bounce quoting its ``message_id``
+    finds the address it went to, the audit of received mail points at its answers, and
+    its headers tell who was sent what, and when. Only sent mails are trimmed: a failed
+    one stays whole, for an admin may send it again; a queued, retrying or sending one is
+    still to be sent.
+
+    Safe at once from several beats and again right after: each batch locks its rows
+    skipping those another run holds, and trims only rows not yet trimmed. A batch is a
+    transaction of its own (``batch`` rows at most), and a run stops after ``batches``
+    of them: a backlog is trimmed over several runs, never holding rows long.
+    """
+    now = now or timezone.now()
+    cutoff = now - timedelta(days=settings.MAIL_KEEP_SENT_DAYS)
+    whole = OutgoingMail.objects.filter(
+        status=Status.SENT, trimmed_at__isnull=True, sent_at__lt=cutoff
+    )
+    trimmed = 0
+    for _ in range(batches):
+        with transaction.atomic():
+            ids = list(
+                whole.select_for_update(skip_locked=True)
+                .order_by("sent_at")
+                .values_list("pk", flat=True)[:batch]
+            )
+            trimmed += whole.filter(pk__in=ids).update(
+                body_text="", body_html="", inline_kind="", inline_spec=None, trimmed_at=now
+            )
+        if len(ids) < batch:
+            break
+    return trimmed
 
 
 # --- unsubscribing -------------------------------------------------------------------

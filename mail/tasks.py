@@ -23,6 +23,12 @@ def sweep_outbox() -> int:
     return len(services.sweep_outbox())
 
 
+@shared_task(ignore_result=True)
+def trim_outbox() -> int:
+    """Periodic (Celery beat): empty the bodies of the mails sent MAIL_KEEP_SENT_DAYS ago."""
+    return services.trim_outbox()
+
+
 @worker_process_shutdown.connect
 def close_mail_connection(**kwargs: Any) -> None:
     """A worker process that stops says QUIT on the connection it kept open."""

@@ -384,6 +384,12 @@ MAIL_SEND_LOST_AFTER_SECONDS = env_int("MAIL_SEND_LOST_AFTER_SECONDS", 90)
 # this long unused (a NOOP checks it before each use), or after this many mails.
 MAIL_CONNECTION_IDLE_SECONDS = env_int("MAIL_CONNECTION_IDLE_SECONDS", 60)
 MAIL_CONNECTION_MAX_MAILS = env_int("MAIL_CONNECTION_MAX_MAILS", 100)
+# The outbox keeps a sent mail whole this many days; then the trim_outbox job empties its
+# text, HTML and picture, keeping the row: its headers, status and keys (a dedup key
+# still stops a second mail for the same decision). Failed mails are kept whole.
+MAIL_KEEP_SENT_DAYS = env_int("MAIL_KEEP_SENT_DAYS", 30)
+if MAIL_KEEP_SENT_DAYS < 1:
+    raise ImproperlyConfigured("MAIL_KEEP_SENT_DAYS must be at least 1.")
 MAIL_TRANSPORT = (
     "django.core.mail.backends.smtp.EmailBackend"
     if EMAIL_HOST
@@ -561,6 +567,7 @@ CELERY_BEAT_SCHEDULE = {
     "sweep-reminders": {"task": "games.tasks.sweep_reminders", "schedule": PERIODIC_JOBS_EVERY},
     "sweep-bots": {"task": "games.tasks.sweep_bots", "schedule": PERIODIC_JOBS_EVERY},
     "sweep-outbox": {"task": "mail.tasks.sweep_outbox", "schedule": PERIODIC_JOBS_EVERY},
+    "trim-outbox": {"task": "mail.tasks.trim_outbox", "schedule": PERIODIC_JOBS_EVERY},
     "send-digests": {"task": "games.tasks.send_digests", "schedule": PERIODIC_JOBS_EVERY},
     "sweep-inbound": {"task": "inbound.tasks.sweep_inbound", "schedule": PERIODIC_JOBS_EVERY},
     "sweep-tournaments": {

@@ -7,7 +7,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import Q
+from django.db.models import Q, QuerySet
 
 from games import notify
 from games.kinds import kind_of
@@ -172,19 +172,36 @@ def _missed(game: Game, seat: Seat, state: Any, now: datetime) -> str:
 def sweep_reminders(now: datetime | None = None, limit: int = 10_000) -> list[int]:
     """Remind the players whose decisions are due soon, once per deadline.
 
-    Claims the due reminders with a conditional update (rows another sweep holds are
-    skipped) and queues each mail in the same transaction. Returns the game ids.
+    Reads the due games (up to ``limit``), then reminds each in a transaction of its own:
+    the game is locked, skipping it if another sweep (or a move) holds it, and re-checked
+    still due; its ``remind_at`` is cleared and its mails queued in that transaction. So
+    a game is locked only while its own reminder is rendered, never while another's is;
+    two sweeps at once remind each game once (the mail's key besides); and a sweep that
+    dies midway leaves the games it had not reminded due, for the next one. Returns the
+    ids of the games reminded.
     """
     now = now or current_time()
+    due = Game.objects.filter(
+        status__in=ACTIVE, paused_at__isnull=True, remind_at__lte=now, deadline__gt=now
+    )
+    candidates = list(due.order_by("remind_at", "id").values_list("id", flat=True)[:limit])
+    return [game_id for game_id in candidates if _remind(due, game_id)]
+
+
+def _remind(due: QuerySet[Game], game_id: int) -> bool:
+    """One game's reminder, in a transaction of its own; False if another sweep or a
+    move holds the game, or it is no longer due."""
     with transaction.atomic():
-        ids = list(
-            Game.objects.select_for_update(skip_locked=True)
-            .filter(status__in=ACTIVE, paused_at__isnull=True, remind_at__lte=now, deadline__gt=now)
-            .values_list("id", flat=True)[:limit]
+        game = (
+            due.filter(id=game_id)
+            .select_for_update(skip_locked=True, of=("self",))
+            .select_related("to_move__user__profile")
+            .first()
         )
-        Game.objects.filter(id__in=ids).update(remind_at=None)
-        for game in Game.objects.filter(id__in=ids).select_related("to_move__user__profile"):
-            for seat in waiting_seats(game):
-                if not seat.bot:
-                    notify.queue_reminder_mail(game, seat, state_of(game))
-    return ids
+        if game is None:
+            return False
+        Game.objects.filter(id=game_id).update(remind_at=None)
+        for seat in waiting_seats(game):
+            if not seat.bot:
+                notify.queue_reminder_mail(game, seat, state_of(game))
+    return True

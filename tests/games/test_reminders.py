@@ -9,7 +9,7 @@ import pytest
 from django.contrib.auth.models import AbstractBaseUser
 from django.test import Client
 
-from games import services
+from games import notify, services
 from games.models import Game
 from mail.models import OutgoingMail
 from tests.games.factories import LoadedDice, mails_of, seated_game
@@ -117,3 +117,32 @@ def test_a_bots_decision_gets_no_reminder(dice: LoadedDice, alice: User) -> None
 
     assert services.sweep_reminders(game.remind_at) == [game.pk]
     assert reminders(game) == []
+
+
+def test_a_sweep_that_dies_midway_leaves_the_games_it_had_not_reminded_due(
+    game: Game, dice: LoadedDice, carol: User, dave: User, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each game's reminder is a transaction of its own: what the sweep did before it
+    died stays done, the game it was reminding keeps its reminder, the next sweep sends it."""
+    other = seated_game(dice, [with_email(carol), with_email(dave)])
+    assert game.remind_at is not None and other.remind_at is not None
+    now = max(game.remind_at, other.remind_at)
+    queue_reminder_mail = notify.queue_reminder_mail
+    calls: list[int] = []
+
+    def dies_at_the_second(due: Game, *args: Any) -> None:
+        calls.append(due.pk)
+        if len(calls) == 2:
+            raise SystemExit("the worker is stopped")
+        queue_reminder_mail(due, *args)
+
+    monkeypatch.setattr(notify, "queue_reminder_mail", dies_at_the_second)
+    with pytest.raises(SystemExit):
+        services.sweep_reminders(now)
+    first, second = (Game.objects.get(pk=pk) for pk in calls)
+
+    assert first.remind_at is None and len(reminders(first)) == 1
+    assert second.remind_at is not None and reminders(second) == []
+    monkeypatch.setattr(notify, "queue_reminder_mail", queue_reminder_mail)
+    assert services.sweep_reminders(now) == [second.pk]
+    assert len(reminders(second)) == 1 and len(reminders(first)) == 1

@@ -4,17 +4,21 @@ decision's policy exactly once."""
 
 from __future__ import annotations
 
+import threading
 from datetime import timedelta
 from functools import partial
+from typing import Any
 
+import psycopg
 import pytest
 from django.contrib.auth.models import AbstractBaseUser
+from django.db import DatabaseError, connection, transaction
 from django.db.backends.base.base import BaseDatabaseWrapper
 from django.utils import timezone
 
 from accounts.models import Profile
 from accounts.services import update_profile
-from games import digests, services
+from games import digests, notify, services
 from games.models import Game, Move
 from mail.models import OutgoingMail
 from tests.games.factories import LoadedDice, seated_game
@@ -50,6 +54,55 @@ def test_two_reminder_sweeps_at_once_remind_each_player_once(duels: list[Game]) 
     reminded = OutgoingMail.objects.filter(kind="reminder").values_list("to_user", flat=True)
     assert sorted(reminded) == sorted(game.to_move.user_id for game in duels)
     assert services.sweep_reminders(now + SECOND) == []  # and again: nothing
+
+
+def lockable_at_once(game_id: int) -> bool:
+    """Whether another connection locks the game's row at once (NOWAIT), or finds it
+    held by a transaction still open."""
+    answer: list[bool] = []
+
+    def lock() -> None:
+        try:
+            with transaction.atomic():
+                Game.objects.select_for_update(nowait=True).filter(pk=game_id).exists()
+            answer.append(True)
+        except DatabaseError as error:
+            assert isinstance(error.__cause__, psycopg.errors.LockNotAvailable), error
+            answer.append(False)
+        finally:
+            connection.close()
+
+    other = threading.Thread(target=lock)  # a thread of its own: a connection of its own
+    other.start()
+    other.join(timeout=30)
+    assert answer, "the other connection never answered"
+    return answer[0]
+
+
+def test_a_reminded_game_is_not_locked_while_the_next_reminder_is_rendered(
+    duels: list[Game], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each game's reminder commits on its own: while the sweep renders a reminder, the
+    game reminded just before it is free (a move in it need not wait), and only the game
+    whose reminder is being rendered is held."""
+    now = max(game.remind_at for game in duels if game.remind_at) + SECOND
+    rendered: list[int] = []
+    seen: list[tuple[bool, bool]] = []  # (the previous game free, this one free)
+    queue_reminder_mail = notify.queue_reminder_mail
+
+    def rendering(game: Game, *args: Any) -> None:
+        if rendered:
+            seen.append((lockable_at_once(rendered[-1]), lockable_at_once(game.pk)))
+        rendered.append(game.pk)
+        queue_reminder_mail(game, *args)
+
+    monkeypatch.setattr(notify, "queue_reminder_mail", rendering)
+
+    reminded = services.sweep_reminders(now)
+
+    assert reminded == rendered and sorted(reminded) == sorted(game.pk for game in duels)
+    assert seen == [(True, False)] * (GAMES - 1)
+    assert OutgoingMail.objects.filter(kind="reminder").count() == GAMES
 
 
 def test_two_digest_sweeps_at_once_send_each_digest_once(

@@ -11,7 +11,7 @@ from django.db.backends.base.base import BaseDatabaseWrapper
 from django.utils import timezone
 
 from mail.models import OutgoingMail
-from mail.services import queue_mail, send_now, sweep_outbox
+from mail.services import queue_mail, send_now, sweep_outbox, trim_outbox
 from tests.mail.transports import FlakyTransport
 from tests.races import race
 
@@ -85,3 +85,26 @@ def test_two_outbox_sweeps_at_once_send_each_waiting_mail_once(
     assert set(OutgoingMail.objects.values_list("status", flat=True)) == {Status.SENT}
     delivered = sorted(message.subject for message in flaky.delivered)
     assert delivered == sorted(f"Mail {n}" for n in range(12))
+
+
+def test_two_trims_at_once_trim_each_old_mail_once(
+    postgres: BaseDatabaseWrapper, flaky: type[FlakyTransport]
+) -> None:
+    """Two beats' trim jobs at once, in batches of 5: each takes rows the other does not
+    hold, and between them every old sent mail is trimmed once, no young one."""
+    with transaction.atomic():
+        mails = [
+            queue_mail(f"p{n}@example.com", f"Mail {n}", "text", "", kind="decision")
+            for n in range(40)
+        ]
+    ids = [mail.pk for mail in mails if mail is not None]
+    now = timezone.now()
+    OutgoingMail.objects.filter(pk__in=ids[:30]).update(sent_at=now - timedelta(days=31))
+
+    outcomes = race([partial(trim_outbox, now, batch=5) for _ in range(2)])
+
+    assert [o.error for o in outcomes] == [None, None]
+    assert sum(o.value for o in outcomes) == 30
+    trimmed = OutgoingMail.objects.filter(trimmed_at=now, body_text="")
+    assert sorted(trimmed.values_list("pk", flat=True)) == ids[:30]
+    assert trim_outbox(now) == 0
