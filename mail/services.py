@@ -244,8 +244,13 @@ class _BodyAtOnceGenerator(BytesGenerator):
     is. Any other header (long, not ASCII, an encoded word) is folded by the policy."""
 
     def _write_lines(self, lines: str) -> None:
-        if lines:
-            self.write(self._NL.join(_LINE_END.split(lines)))  # type: ignore[attr-defined]
+        if not lines:
+            return
+        newline = self._NL  # type: ignore[attr-defined]
+        if "\r" in lines:
+            self.write(newline.join(_LINE_END.split(lines)))  # type: ignore[attr-defined]
+        else:  # the same, for a body whose lines end in "\n" alone (base64 among them)
+            self.write(lines.replace("\n", newline) if newline != "\n" else lines)  # type: ignore[attr-defined]
 
     def _write_headers(self, msg: Any) -> None:
         policy = self.policy  # type: ignore[attr-defined]

@@ -79,19 +79,20 @@ def test_a_pictures_body_is_written_in_one_piece(monkeypatch: pytest.MonkeyPatch
             st.text(alphabet=string.printable + " \t\u00e9\u2013\udcff", max_size=120),
         ),
         max_size=6,
-    )
+    ),
+    body=st.text(alphabet="ab \r\n\u00e9", max_size=200),
 )
-def test_any_header_is_written_as_pythons_email_generator_writes_it(
-    headers: list[tuple[str, str]],
+def test_any_header_and_body_are_written_as_pythons_email_generator_writes_them(
+    headers: list[tuple[str, str]], body: str
 ) -> None:
     # Short printable ASCII headers are written as they are; every other (long, not
     # ASCII, with a tab or a page break, raw bytes) is folded by the policy:
-    # either way the bytes are Python's own.
+    # either way the bytes are Python's own; and so are a body's, whatever its line ends.
     row = OutgoingMail(
         to_address="alice@example.com",
         subject="Your decision",
-        body_text="Body.",
-        body_html="<p>Body.</p>",
+        body_text=body,
+        body_html=f"<p>{body}</p>",
         message_id="<2@ww5.example.org>",
     )
     mime = build_message(row).message()
