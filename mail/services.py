@@ -37,8 +37,8 @@ from django.core import signing
 from django.core.exceptions import ImproperlyConfigured
 from django.core.mail import EmailMultiAlternatives, get_connection
 from django.core.mail.backends.base import BaseEmailBackend
-from django.db import IntegrityError, transaction
 from django.db import connection as database
+from django.db import transaction
 from django.db.models import Q
 from django.urls import reverse
 from django.utils import timezone
@@ -134,8 +134,6 @@ def queue_mail(
     inline_kind, inline_spec = inline_part or ("", None)
     if inline_kind and not parts.is_registered(inline_kind):
         raise ValueError(f"no renderer is registered for inline parts of kind {inline_kind!r}")
-    if dedup_key is not None and _key_taken(dedup_key):
-        return None
     now = timezone.now()
     mail = OutgoingMail(
         to_address=to_address,
@@ -156,22 +154,14 @@ def queue_mail(
         next_attempt_at=now,
         created_at=now,
     )
-    try:
-        # A savepoint: a duplicate key written since the check above (two transactions
-        # racing for the same decision mail) fails here without spoiling the caller's
-        # transaction. PostgreSQL makes the second writer wait for the first to commit.
-        with transaction.atomic():
-            mail.save()
-    except IntegrityError:
-        if dedup_key is not None and OutgoingMail.objects.filter(dedup_key=dedup_key).exists():
-            return None
-        raise
+    # One statement, written by hand (a mail is queued by most moves): a mail whose key
+    # another has is not written, also when that other is being written by a
+    # transaction not yet committed (two racing for the same decision mail): PostgreSQL
+    # makes this one wait for that one's end, and writes nothing if it committed.
+    if not rows.insert(mail, unless_taken="dedup_key" if dedup_key is not None else None):
+        return None
     _send_after_commit([mail.pk])
     return mail
-
-
-def _key_taken(dedup_key: str) -> bool:
-    return OutgoingMail.objects.filter(dedup_key=dedup_key).exists()
 
 
 def _send_after_commit(mail_ids: list[int]) -> None:

@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 from functools import cached_property
 from typing import Any, Generic, TypeVar
 
-from django.db import DatabaseError, connection
+from django.db import DatabaseError, NotSupportedError, connection
 from django.db.models import Model, signals
 
 M = TypeVar("M", bound=Model)
@@ -99,12 +99,17 @@ def cache_related(instance: Model, name: str, other: Model | None) -> None:
     holder.set_cached_value(instance, other)
 
 
-def insert(instance: Model) -> None:
+def insert(instance: Model, unless_taken: str | None = None) -> bool:
     """Write a new instance's row in one hand-written INSERT, as ``save()`` would write
     it: each field's ``pre_save`` and database preparation, the new primary key set on
     the instance, which then counts as saved. Without the ORM's query compiler, and
     without the ``pre_save`` and ``post_save`` signals: for models no receiver listens
-    to, on a path every request takes."""
+    to, on a path every request takes.
+
+    ``unless_taken``: a field with a unique constraint; a row that has the instance's
+    value already (or is being written with it by a transaction not yet committed,
+    whose end PostgreSQL awaits) is left as it is, and nothing is written. Returns
+    whether the row was written."""
     meta = instance._meta
     pk = meta.pk
     assert pk is not None
@@ -115,19 +120,24 @@ def insert(instance: Model) -> None:
     quote = connection.ops.quote_name
     table, columns = quote(meta.db_table), ", ".join(quote(f.column) for f in fields)
     returning = connection.features.can_return_columns_from_insert
+    sql = f"INSERT INTO {table} ({columns}) VALUES ({', '.join(['%s'] * len(fields))})"
+    if unless_taken is not None:
+        if not (connection.features.supports_update_conflicts_with_target and returning):
+            raise NotSupportedError("this database cannot skip a row whose key is taken")
+        sql += f" ON CONFLICT ({quote(meta.get_field(unless_taken).column)}) DO NOTHING"  # type: ignore[union-attr]
     with connection.cursor() as cursor:
-        cursor.execute(
-            f"INSERT INTO {table} ({columns}) VALUES ({', '.join(['%s'] * len(fields))})"
-            + (f" RETURNING {quote(pk.column)}" if returning else ""),
-            values,
-        )
+        cursor.execute(sql + (f" RETURNING {quote(pk.column)}" if returning else ""), values)
         if returning:
-            (key,) = cursor.fetchone()
+            row = cursor.fetchone()
+            if row is None:  # the key was taken: nothing was written
+                return False
+            (key,) = row
         else:
             key = connection.ops.last_insert_id(cursor, meta.db_table, pk.column)
     setattr(instance, pk.attname, key)
     instance._state.adding = False
     instance._state.db = connection.alias
+    return True
 
 
 def update(instance: Model, names: Sequence[str]) -> None:
