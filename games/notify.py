@@ -382,15 +382,19 @@ def queue_missed_mail(game: Game, seat: Seat, what: str, action: str, state: Any
     _queue(seat, "missed", "missed", context, key)
 
 
-def queue_reminder_mail(game: Game, seat: Seat, state: Any) -> None:
-    """The decision is due soon: once per deadline (the key carries the deadline)."""
+def queue_reminder_mail(
+    game: Game, seat: Seat, state: Any, seats: list[Seat] | None = None
+) -> None:
+    """The decision is due soon: once per deadline (the key carries the deadline).
+    ``seats``: the game's seats with their users' profiles, when already read."""
     if game.deadline is None or seat.user is None or not seat.user.email:
         return
     key = (
         f"reminder:{game.pk}:{game.turn_number}:{seat.pk}:{seat.user_id}:"
         f"{game.deadline.isoformat()}"
     )
-    _queue(seat, "reminder", "reminder", decision_context(game, seat, state), key, decision=True)
+    context = decision_context(game, seat, state, seats)
+    _queue(seat, "reminder", "reminder", context, key, decision=True)
 
 
 def queue_event_mails(game: Game, move: Move, state: Any, seats: list[Seat]) -> None:

@@ -179,6 +179,23 @@ def lock_game(game_id: int) -> Game:
     return game
 
 
+def lock_game_unless_held(game_id: int) -> Game | None:
+    """The game, its row locked, as ``lock_game``; None if another transaction holds it
+    (a move, another sweep: skipped, not awaited) or there is no such game."""
+    if not connection.in_atomic_block:
+        raise TransactionManagementError("a game is locked only inside a transaction")
+    lock = (
+        " FOR UPDATE SKIP LOCKED" if connection.features.has_select_for_update_skip_locked else ""
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT {_GAME.sql} FROM {_GAME.table} WHERE {_GAME.column()} = %s{lock}",
+            [game_id],
+        )
+        row = cursor.fetchone()
+    return _GAME.load(row) if row is not None else None
+
+
 _GAME = rows.Columns(Game, "")
 
 

@@ -7,7 +7,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import Q, QuerySet
+from django.db.models import Q
 
 from games import notify
 from games.kinds import kind_of
@@ -18,6 +18,7 @@ from games.services.core import (
     bot_random,
     current_time,
     lock_game,
+    lock_game_unless_held,
     log_move,
     play_bots_after_commit,
     record_move,
@@ -185,23 +186,32 @@ def sweep_reminders(now: datetime | None = None, limit: int = 10_000) -> list[in
         status__in=ACTIVE, paused_at__isnull=True, remind_at__lte=now, deadline__gt=now
     )
     candidates = list(due.order_by("remind_at", "id").values_list("id", flat=True)[:limit])
-    return [game_id for game_id in candidates if _remind(due, game_id)]
+    return [game_id for game_id in candidates if _remind(game_id, now)]
 
 
-def _remind(due: QuerySet[Game], game_id: int) -> bool:
+def _remind(game_id: int, now: datetime) -> bool:
     """One game's reminder, in a transaction of its own; False if another sweep or a
     move holds the game, or it is no longer due."""
     with transaction.atomic():
-        game = (
-            due.filter(id=game_id)
-            .select_for_update(skip_locked=True, of=("self",))
-            .select_related("to_move__user__profile")
-            .first()
-        )
-        if game is None:
+        game = lock_game_unless_held(game_id)
+        if game is None or not _reminder_due(game, now):
             return False
         Game.objects.filter(id=game_id).update(remind_at=None)
-        for seat in waiting_seats(game):
+        seats = seats_of(game)
+        state = state_of(game)
+        for seat in waiting_seats(game, seats):
             if not seat.bot:
-                notify.queue_reminder_mail(game, seat, state_of(game))
+                notify.queue_reminder_mail(game, seat, state, seats)
     return True
+
+
+def _reminder_due(game: Game, now: datetime) -> bool:
+    """What the sweep's query asks of a due game, asked again of the locked row."""
+    return (
+        game.status in ACTIVE
+        and game.paused_at is None
+        and game.remind_at is not None
+        and game.remind_at <= now
+        and game.deadline is not None
+        and game.deadline > now
+    )

@@ -11,6 +11,7 @@ from django.test import Client
 
 from games import notify, services
 from games.models import Game
+from games.services import deadlines
 from mail.models import OutgoingMail
 from tests.games.factories import LoadedDice, mails_of, seated_game
 
@@ -146,3 +147,28 @@ def test_a_sweep_that_dies_midway_leaves_the_games_it_had_not_reminded_due(
     monkeypatch.setattr(notify, "queue_reminder_mail", queue_reminder_mail)
     assert services.sweep_reminders(now) == [second.pk]
     assert len(reminders(second)) == 1 and len(reminders(first)) == 1
+
+
+@pytest.mark.parametrize("change", ["paused", "moved on", "deadline passed"])
+def test_a_game_no_longer_due_when_the_sweep_locks_it_is_not_reminded(
+    game: Game, alice: User, monkeypatch: pytest.MonkeyPatch, change: str
+) -> None:
+    """Between the sweep's read of the due games and its lock of one, a move or an
+    organiser may change it: the locked row is asked again."""
+    assert game.remind_at is not None and game.deadline is not None
+    now = game.remind_at + SECOND
+    lock = deadlines.lock_game_unless_held
+
+    def changed_first(game_id: int) -> Game | None:
+        if change == "paused":
+            services.pause_game(game_id, alice)
+        elif change == "moved on":
+            Game.objects.filter(pk=game_id).update(remind_at=None)
+        else:
+            Game.objects.filter(pk=game_id).update(deadline=now - SECOND)
+        return lock(game_id)
+
+    monkeypatch.setattr(deadlines, "lock_game_unless_held", changed_first)
+
+    assert services.sweep_reminders(now) == []
+    assert reminders(game) == []
