@@ -14,6 +14,8 @@ import argparse
 import platform
 import random
 import time
+from collections.abc import Callable
+from typing import Any, NamedTuple
 
 from bench import reference_ww5 as reference
 from ww5.engine import BOARDS, apply_action, legal_actions, new_game
@@ -24,8 +26,34 @@ HOMES = ["north-america", "europe", "asia", "africa", "south-america", "australi
 PLY_LIMIT = 3000
 
 
-def random_play(games: int, seed: int) -> tuple[int, float, int]:
-    """Play random games; return (actions, seconds spent in the engine, unfinished)."""
+class Rules(NamedTuple):
+    """An implementation of the rules, as random play drives it."""
+
+    new_game: Callable[[list[tuple[str, str]], dict[str, str], random.Random], Any]
+    legal_actions: Callable[[Any], list[str]]
+    apply_action: Callable[[Any, str, random.Random], Any]
+    over: Callable[[Any], bool]
+
+
+ENGINE = Rules(
+    lambda players, options, rng: new_game(players, options, rng)[0],
+    legal_actions,
+    lambda state, action, rng: apply_action(state, action, rng=rng)[0],
+    lambda state: state.phase == OVER,
+)
+# The naive reference draws its dice and choices in the same order as the engine: with
+# the same seed it plays the same games.
+REFERENCE = Rules(
+    reference.new_game,
+    reference.legal_actions,
+    lambda state, action, rng: reference.apply_action(state, action, rng=rng),
+    lambda state: state["phase"] == "over",
+)
+
+
+def random_play(games: int, seed: int, rules: Rules = ENGINE) -> tuple[int, float, int]:
+    """Play random games by ``rules``; return (actions, seconds spent in the rules,
+    unfinished)."""
     rng = random.Random(seed)
     actions = 0
     unfinished = 0
@@ -33,50 +61,26 @@ def random_play(games: int, seed: int) -> tuple[int, float, int]:
     boards = sorted(BOARDS)
     for g in range(games):
         players = 2 + g % 3
-        state, _ = new_game(
+        state = rules.new_game(
             [(HOMES[i], HOMES[i]) for i in range(players)],
             {"board": boards[g % len(boards)], "setup": ("strict", "casual")[g % 2]},
             rng,
         )
         start = time.perf_counter()
         plies = 0
-        while state.phase != OVER and plies < PLY_LIMIT:
-            options = legal_actions(state)
-            state, _ = apply_action(state, options[int(rng.random() * len(options))], rng=rng)
+        while not rules.over(state) and plies < PLY_LIMIT:
+            options = rules.legal_actions(state)
+            state = rules.apply_action(state, options[int(rng.random() * len(options))], rng)
             plies += 1
         elapsed += time.perf_counter() - start
         actions += plies
-        unfinished += state.phase != OVER
+        unfinished += not rules.over(state)
     return actions, elapsed, unfinished
 
 
 def reference_play(games: int, seed: int) -> tuple[int, float, int]:
-    """``random_play`` with the naive reference: the same seed, boards, setups and players,
-    and so the same games (the reference draws its dice and choices in the same order)."""
-    rng = random.Random(seed)
-    actions = 0
-    unfinished = 0
-    elapsed = 0.0
-    boards = sorted(BOARDS)
-    for g in range(games):
-        players = 2 + g % 3
-        state = reference.new_game(
-            [(HOMES[i], HOMES[i]) for i in range(players)],
-            {"board": boards[g % len(boards)], "setup": ("strict", "casual")[g % 2]},
-            rng,
-        )
-        start = time.perf_counter()
-        plies = 0
-        while state["phase"] != "over" and plies < PLY_LIMIT:
-            options = reference.legal_actions(state)
-            state = reference.apply_action(
-                state, options[int(rng.random() * len(options))], rng=rng
-            )
-            plies += 1
-        elapsed += time.perf_counter() - start
-        actions += plies
-        unfinished += state["phase"] != "over"
-    return actions, elapsed, unfinished
+    """``random_play`` with the naive reference: the same games."""
+    return random_play(games, seed, REFERENCE)
 
 
 def duel(*bots: str, seed: int) -> tuple[str | None, int]:
