@@ -3,8 +3,13 @@
 from django.conf import settings
 from django.db import migrations, models
 
+from ww5site.migration_operations import AddIndexWithoutBlocking
+
 
 class Migration(migrations.Migration):
+    # The index is built without stopping the outbox's writes (CREATE INDEX
+    # CONCURRENTLY on PostgreSQL), which no transaction may hold.
+    atomic = False
 
     dependencies = [
         ('mail', '0005_reply_to'),
@@ -17,7 +22,7 @@ class Migration(migrations.Migration):
             name='trimmed_at',
             field=models.DateTimeField(blank=True, help_text='When the text, the HTML and the picture of the sent mail were emptied (MAIL_KEEP_SENT_DAYS after it was sent; the rest of the row is kept); empty: kept.', null=True),
         ),
-        migrations.AddIndex(
+        AddIndexWithoutBlocking(
             model_name='outgoingmail',
             index=models.Index(condition=models.Q(('status', 'sent'), ('trimmed_at__isnull', True)), fields=['sent_at'], name='mail_sent_untrimmed'),
         ),

@@ -224,3 +224,23 @@ def test_the_outbox_pages_say_a_trimmed_mail_was_trimmed(
     assert "<th>Trimmed</th>" in page and "Your turn 1" in page
     assert "<iframe" not in page and "/picture" not in page
     assert client.get(f"/mail/outbox/{trimmed.pk}/picture").status_code == 404
+
+
+@pytest.mark.django_db(transaction=True)  # as ``migrate`` runs it: in no transaction
+def test_the_trims_index_is_built_without_stopping_the_outboxs_writes() -> None:
+    # On PostgreSQL a plain CREATE INDEX stops every write to a table until it ends: on
+    # a large outbox, every move's mail. The migration builds it concurrently there.
+    from io import StringIO
+
+    from django.core.management import call_command
+    from django.db import connection
+
+    out = StringIO()
+    call_command("sqlmigrate", "mail", "0006", stdout=out)
+    sql = out.getvalue()
+    assert "mail_sent_untrimmed" in sql
+    if connection.vendor == "postgresql":
+        assert 'CREATE INDEX CONCURRENTLY "mail_sent_untrimmed"' in sql
+        assert "BEGIN;" not in sql  # no transaction around it
+    else:
+        assert 'CREATE INDEX "mail_sent_untrimmed"' in sql
