@@ -163,30 +163,26 @@ def lock_game(game_id: int) -> Game:
     # In SQL: it starts every decision, and the ORM's query for a model this wide
     # costs more to build than to run (a raw query still matches its columns to the
     # fields by name for every row: ``rows`` knows them).
-    if not connection.in_atomic_block:
-        raise TransactionManagementError("a game is locked only inside a transaction")
-    lock = " FOR UPDATE" if connection.features.has_select_for_update else ""
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"SELECT {_GAME.sql} FROM {_GAME.table} WHERE {_GAME.column()} = %s{lock}",
-            [game_id],
-        )
-        row = cursor.fetchone()
-    if row is None:
+    features = connection.features
+    game = _locked(game_id, " FOR UPDATE" if features.has_select_for_update else "")
+    if game is None:
         raise GameError("there is no such game")
-    game = _GAME.load(row)
-    assert game is not None
     return game
 
 
 def lock_game_unless_held(game_id: int) -> Game | None:
     """The game, its row locked, as ``lock_game``; None if another transaction holds it
     (a move, another sweep: skipped, not awaited) or there is no such game."""
+    features = connection.features
+    skip = features.has_select_for_update_skip_locked
+    return _locked(game_id, " FOR UPDATE SKIP LOCKED" if skip else "")
+
+
+def _locked(game_id: int, lock: str) -> Game | None:
+    """The game's row read with ``lock`` (a locking clause, or none where the database
+    has no row locks); None if no row was read."""
     if not connection.in_atomic_block:
         raise TransactionManagementError("a game is locked only inside a transaction")
-    lock = (
-        " FOR UPDATE SKIP LOCKED" if connection.features.has_select_for_update_skip_locked else ""
-    )
     with connection.cursor() as cursor:
         cursor.execute(
             f"SELECT {_GAME.sql} FROM {_GAME.table} WHERE {_GAME.column()} = %s{lock}",
