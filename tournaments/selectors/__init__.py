@@ -10,7 +10,8 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import connection
 from django.db.models import Q, QuerySet
 
-from tournaments.models import League, Membership, Tournament
+from tournaments.models import League, Membership, Round, Table, Tournament
+from ww5site import rows
 
 
 def is_site_staff(user: AbstractBaseUser | None) -> bool:
@@ -101,21 +102,17 @@ def table_label(game: Any) -> str:
 def _table_label_sql() -> str:
     """The query of ``table_label``, in SQL: every mail about a game asks it (most
     games are no event's), and the ORM's query costs more to build than to run."""
-    from tournaments.models import Round, Table
-
-    def column(model: Any, name: str) -> str:
-        return connection.ops.quote_name(model._meta.get_field(name).column)
-
-    def table(model: Any) -> str:
-        return connection.ops.quote_name(model._meta.db_table)
-
+    table, round_, event = (
+        rows.Columns(Table, "t"),
+        rows.Columns(Round, "r"),
+        rows.Columns(Tournament, "e"),
+    )
     return (
-        f"SELECT e.{column(Tournament, 'name')}, r.{column(Round, 'number')}, "
-        f"t.{column(Table, 'number')} FROM {table(Table)} t "
-        f"JOIN {table(Round)} r ON r.{column(Round, 'id')} = t.{column(Table, 'round')} "
-        f"JOIN {table(Tournament)} e ON e.{column(Tournament, 'id')} = "
-        f"r.{column(Round, 'tournament')} WHERE t.{column(Table, 'game')} = %s "
-        f"ORDER BY t.{column(Table, 'id')} LIMIT 1"
+        f"SELECT {event.column('name')}, {round_.column('number')}, {table.column('number')} "
+        f"FROM {table.table} t "
+        f"JOIN {round_.table} r ON {round_.column()} = {table.column('round')} "
+        f"JOIN {event.table} e ON {event.column()} = {round_.column('tournament')} "
+        f"WHERE {table.column('game')} = %s ORDER BY {table.column()} LIMIT 1"
     )
 
 
