@@ -190,13 +190,16 @@ def _already(c: Context, mine: Move | None) -> Handled:
     now_due = answers.waiting_for(game, c.seat)
     if selectors.decides_now(game, c.seat) and not game.is_paused:
         # Its mail was sent before this reply came: no other mail "follows".
-        now_due = "The game waits for your next decision: reply to the mail that asks for it."
+        now_due = (
+            "The game waits for your next decision: reply to this mail, or to the one "
+            "that asks for it, with your move."
+        )
     text = f"This decision was already made{made}. Your reply was not applied. {now_due}"
     return _answer(c, Outcome.ALREADY, Answer([text]), "already decided")
 
 
 def _answer(c: Context, outcome: str, answer: Answer, error: str, **fields: object) -> Handled:
-    """Answer the player in the game's thread; their next reply goes to the same address."""
+    """Answer the player in the game's thread; their next reply goes to ``_next_address``."""
     mail = answers.queue_answer(
         answer,
         key=f"inbound:{c.row.pk}",
@@ -205,6 +208,23 @@ def _answer(c: Context, outcome: str, answer: Answer, error: str, **fields: obje
         user=c.user,
         game=c.game,
         seat=c.seat,
-        reply_to=c.address,
+        reply_to=_next_address(c),
     )
     return finish(c.row, outcome, error, mail.pk if mail else None, **fields)
+
+
+def _next_address(c: Context) -> str:
+    """Where a reply to the answer goes: the address the player wrote to while its
+    decision is open or they have none now; once it is closed and another decision is
+    theirs (a reply that ended one and began the next, as the last sealed placement
+    beginning its sender's first turn), the address of the decision that is theirs now,
+    so that answering the newest mail of the game plays on."""
+    if not c.token.for_decision:
+        return c.address
+    c.game.refresh_from_db()
+    c.seat.refresh_from_db(fields=["deciding"])
+    if selectors.decision_open(c.game, c.seat, c.token.turn):
+        return c.address
+    if not selectors.decides_now(c.game, c.seat) or c.game.is_paused:
+        return c.address
+    return replyto.reply_address(c.game, c.seat)

@@ -170,8 +170,18 @@ def test_a_reply_to_an_old_decision_mail_points_to_the_decision_due_now(
     assert snapshot(duel) == before
     answer = last_answer(alice.email).body_text
     assert "already made: Grow the piece in Alaska" in answer
-    assert "reply to the mail that asks for it" in answer
+    assert "reply to this mail, or to the one that asks for it" in answer
     assert "mail follows" not in answer  # it was sent before this reply came
+
+    # The answer replies to the decision due now, as the mail that asks for it does.
+    address = last_answer(alice.email).reply_to
+    assert address != old.reply_to
+    token = replyto.read_token(replyto.token_of(address) or "")
+    duel.refresh_from_db()
+    assert token.for_decision and token.turn == duel.turn_number == 8
+    again = eml("plain_text_client.eml", FROM=alice.email, REPLY_TO=address, SUBJECT="x")
+    assert handle_message(again, transport="pipe").outcome == Outcome.APPLIED
+    assert Move.objects.get(game=duel, number=9).action == "grow canada"
 
 
 def test_a_reply_after_the_deadline_is_refused(duel: Game, alice: User) -> None:
