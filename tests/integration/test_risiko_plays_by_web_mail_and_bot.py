@@ -115,13 +115,16 @@ def token_of(mail: Delivered) -> replyto.ReplyToken | None:
 
 
 def open_decision_mail(sink: SmtpSink, game: Game, seat: Seat) -> Delivered:
-    """The newest decision mail to the seat's player, once its decision is the open one
-    (a reply address stays good for the rest of its decision)."""
+    """The newest mail to the seat's player whose reply address is for the decision open
+    now (a reply address stays good for the rest of its decision). Mails arrive in the
+    order they are sent, not always in the order their changes were made: the answer to
+    the player's last reply, made before another player's move began their decision,
+    may come after the mail that asks for it."""
     assert seat.user is not None
 
     def found() -> Delivered | None:
         mails = [
-            mail
+            (mail, token)
             for mail in sink.delivered()
             if mail.recipients == (seat.user.email,)
             and (token := token_of(mail)) is not None
@@ -132,11 +135,26 @@ def open_decision_mail(sink: SmtpSink, game: Game, seat: Seat) -> Delivered:
             return None
         game.refresh_from_db()
         seat.refresh_from_db()
-        token = token_of(mails[-1])
-        assert token is not None and token.seat_id == seat.pk
-        return mails[-1] if selectors.decision_open(game, seat, token.turn) else None
+        assert all(token.seat_id == seat.pk for _, token in mails)
+        open_now = [m for m, t in mails if selectors.decision_open(game, seat, t.turn)]
+        return open_now[-1] if open_now else None
 
-    return wait_until(found, 30, f"the decision mail of {seat.player_name}", every=0.05)
+    def seen() -> str:
+        game.refresh_from_db()
+        seat.refresh_from_db()
+        mails = [
+            (mail.subject, token.turn if (token := token_of(mail)) else None)
+            for mail in sink.delivered()
+            if mail.recipients == (seat.user.email,)
+        ]
+        return (
+            f"the decision mail of {seat.player_name} (game at move {game.turn_number}, "
+            f"its decision since move {game.decision_turn}, to move: {game.to_move_id}, "
+            f"seat {seat.pk} deciding: {seat.deciding}; the player's mails and their "
+            f"decision's moves: {mails[-6:]})"
+        )
+
+    return wait_until(found, 30, seen, every=0.05)
 
 
 def answers_to(sink: SmtpSink, address: str) -> list[Delivered]:
