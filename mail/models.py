@@ -10,7 +10,8 @@ A sent mail is kept whole ``MAIL_KEEP_SENT_DAYS`` days; then the ``trim_outbox``
 empties its text, HTML and picture and sets ``trimmed_at``. The row itself stays: its
 ``dedup_key`` still stops a second mail for the same decision, a bounce quoting its
 ``message_id`` still finds its address, the audit of received mail still points at it,
-and its headers still tell who was sent what, and when.
+and its headers still tell who was sent what, and when; ``MAIL_DELETE_SENT_DAYS`` after
+it was sent, the same job deletes it.
 """
 
 from __future__ import annotations
@@ -109,6 +110,12 @@ class OutgoingMail(models.Model):
                 fields=["sent_at"],
                 condition=models.Q(status="sent", trimmed_at__isnull=True),
                 name="mail_sent_untrimmed",
+            ),
+            # The deletion's query: the oldest trimmed rows (MAIL_DELETE_SENT_DAYS).
+            models.Index(
+                fields=["sent_at"],
+                condition=models.Q(status="sent", trimmed_at__isnull=False),
+                name="mail_sent_trimmed",
             ),
         ]
 

@@ -9,7 +9,8 @@ whose worker died while sending and sends the retries that are due, so a killed 
 loses no mail. A mail can go out twice only when a worker dies, or the database write
 fails, in the short window between the server's acceptance and that UPDATE.
 ``trim_outbox`` (every minute too) empties the bodies of the mails sent more than
-``MAIL_KEEP_SENT_DAYS`` ago.
+``MAIL_KEEP_SENT_DAYS`` ago, and ``delete_sent_mails`` deletes their rows
+``MAIL_DELETE_SENT_DAYS`` after they were sent.
 """
 
 from __future__ import annotations
@@ -595,8 +596,8 @@ def trim_outbox(
     """Periodic: empty the text, HTML and picture of the mails sent more than
     ``MAIL_KEEP_SENT_DAYS`` ago, oldest first; returns how many were trimmed.
 
-    The rows are kept, not deleted: a row's ``dedup_key`` stops a second mail for the
-    same decision (deleting it would free the key), a bounce quoting its ``message_id``
+    The rows are kept until ``delete_sent_mails`` deletes them, much later: a row's
+    ``dedup_key`` stops a second mail for the same decision, a bounce quoting its ``message_id``
     finds the address it went to, the audit of received mail points at its answers, and
     its headers tell who was sent what, and when. Only sent mails are trimmed: a failed
     one stays whole, for an admin may send it again; a queued, retrying or sending one is
@@ -626,6 +627,41 @@ def trim_outbox(
         if len(ids) < batch:
             break
     return trimmed
+
+
+def delete_sent_mails(
+    now: datetime | None = None, batch: int = TRIM_BATCH, batches: int = TRIM_BATCHES
+) -> int:
+    """Periodic: delete the rows of the trimmed mails sent more than
+    ``MAIL_DELETE_SENT_DAYS`` ago (never when it is 0), oldest first; returns how many.
+
+    By then the mail's decision is long over and a bounce long in: the outbox stops
+    growing at about a year of rows. An audit row of received mail still there keeps its
+    message, without its deleted answer. A mail not yet trimmed is deleted once it is, and a
+    failed one never. Safe at once from several beats and again right after, in batches
+    as ``trim_outbox`` is."""
+    if not settings.MAIL_DELETE_SENT_DAYS:
+        return 0
+    now = now or timezone.now()
+    cutoff = now - timedelta(days=settings.MAIL_DELETE_SENT_DAYS)
+    old = OutgoingMail.objects.filter(
+        status=Status.SENT, trimmed_at__isnull=False, sent_at__lt=cutoff
+    )
+    deleted = 0
+    for _ in range(batches):
+        with transaction.atomic():
+            ids = list(
+                old.select_for_update(skip_locked=True)
+                .order_by("sent_at")
+                .values_list("pk", flat=True)[:batch]
+            )
+            # The audit's pointers to these answers are emptied first (SET_NULL).
+            deleted += (
+                OutgoingMail.objects.filter(pk__in=ids).delete()[1].get(OutgoingMail._meta.label, 0)
+            )
+        if len(ids) < batch:
+            break
+    return deleted
 
 
 # --- unsubscribing -------------------------------------------------------------------

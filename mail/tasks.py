@@ -25,8 +25,9 @@ def sweep_outbox() -> int:
 
 @shared_task(ignore_result=True)
 def trim_outbox() -> int:
-    """Periodic (Celery beat): empty the bodies of the mails sent MAIL_KEEP_SENT_DAYS ago."""
-    return services.trim_outbox()
+    """Periodic (Celery beat): empty the bodies of the mails sent MAIL_KEEP_SENT_DAYS ago,
+    and delete the rows of those sent MAIL_DELETE_SENT_DAYS ago; how many rows it changed."""
+    return services.trim_outbox() + services.delete_sent_mails()
 
 
 @worker_process_shutdown.connect

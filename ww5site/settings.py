@@ -390,6 +390,14 @@ MAIL_CONNECTION_MAX_MAILS = env_int("MAIL_CONNECTION_MAX_MAILS", 100)
 MAIL_KEEP_SENT_DAYS = env_int("MAIL_KEEP_SENT_DAYS", 30)
 if MAIL_KEEP_SENT_DAYS < 1:
     raise ImproperlyConfigured("MAIL_KEEP_SENT_DAYS must be at least 1.")
+# ...and deletes the trimmed row this many days after the mail was sent, so that the
+# outbox stops growing (0: rows are kept for ever). An audit row of received mail still
+# there loses its pointer to the deleted answer, and the mail's dedup key is free again.
+MAIL_DELETE_SENT_DAYS = env_int("MAIL_DELETE_SENT_DAYS", 365)
+if MAIL_DELETE_SENT_DAYS and MAIL_DELETE_SENT_DAYS <= MAIL_KEEP_SENT_DAYS:
+    raise ImproperlyConfigured(
+        "MAIL_DELETE_SENT_DAYS must be 0 (never delete) or more than MAIL_KEEP_SENT_DAYS."
+    )
 MAIL_TRANSPORT = (
     "django.core.mail.backends.smtp.EmailBackend"
     if EMAIL_HOST

@@ -11,7 +11,7 @@ from django.db.backends.base.base import BaseDatabaseWrapper
 from django.utils import timezone
 
 from mail.models import OutgoingMail
-from mail.services import queue_mail, send_now, sweep_outbox, trim_outbox
+from mail.services import delete_sent_mails, queue_mail, send_now, sweep_outbox, trim_outbox
 from tests.mail.transports import FlakyTransport
 from tests.races import race
 
@@ -108,3 +108,27 @@ def test_two_trims_at_once_trim_each_old_mail_once(
     trimmed = OutgoingMail.objects.filter(trimmed_at=now, body_text="")
     assert sorted(trimmed.values_list("pk", flat=True)) == ids[:30]
     assert trim_outbox(now) == 0
+
+
+def test_two_deletions_at_once_delete_each_old_row_once(
+    postgres: BaseDatabaseWrapper, flaky: type[FlakyTransport]
+) -> None:
+    """Two beats' trim jobs deleting at once, in batches of 5: between them every row
+    sent more than MAIL_DELETE_SENT_DAYS ago is deleted once, and no younger one."""
+    with transaction.atomic():
+        mails = [
+            queue_mail(f"p{n}@example.com", f"Mail {n}", "text", "", kind="decision")
+            for n in range(40)
+        ]
+    ids = [mail.pk for mail in mails if mail is not None]
+    now = timezone.now()
+    OutgoingMail.objects.filter(pk__in=ids[:30]).update(sent_at=now - timedelta(days=366))
+    OutgoingMail.objects.filter(pk__in=ids[30:]).update(sent_at=now - timedelta(days=31))
+    assert trim_outbox(now) == 40
+
+    outcomes = race([partial(delete_sent_mails, now, batch=5) for _ in range(2)])
+
+    assert [o.error for o in outcomes] == [None, None]
+    assert sum(o.value for o in outcomes) == 30
+    assert sorted(OutgoingMail.objects.values_list("pk", flat=True)) == ids[30:]
+    assert delete_sent_mails(now) == 0

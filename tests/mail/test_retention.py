@@ -1,8 +1,12 @@
 """Retention: the outbox empties the bodies of mails sent MAIL_KEEP_SENT_DAYS ago and
-keeps their rows (headers, status, keys); failed and unsent mails stay whole."""
+keeps their rows (headers, status, keys) until MAIL_DELETE_SENT_DAYS after they were
+sent, then deletes them; failed and unsent mails stay whole."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -15,7 +19,7 @@ from django.utils import timezone
 from inbound.models import InboundMessage
 from mail import parts, tasks
 from mail.models import OutgoingMail
-from mail.services import queue_mail, send_now, trim_outbox
+from mail.services import delete_sent_mails, queue_mail, send_now, trim_outbox
 
 pytestmark = pytest.mark.django_db
 
@@ -167,6 +171,101 @@ def test_the_trim_is_a_periodic_job(outbox: list) -> None:
     assert tasks.trim_outbox.delay().get() == 1
 
 
+# --- deleting the rows, a long while after ---------------------------------------------
+
+
+def trimmed_mail(n: int, days_ago: float, now: datetime, **extra: Any) -> OutgoingMail:
+    mail = sent(n, days_ago, now, **extra)
+    assert trim_outbox(now) >= 1
+    mail.refresh_from_db()
+    assert mail.trimmed_at is not None
+    return mail
+
+
+def test_a_trimmed_mail_sent_longer_ago_than_the_deletion_limit_is_deleted(
+    outbox: list, alice: AbstractBaseUser
+) -> None:
+    assert site_settings.MAIL_DELETE_SENT_DAYS == 365  # the default
+    now = timezone.now()
+    old = trimmed_mail(1, 365.5, now, to_user=alice)
+    young = trimmed_mail(2, 364.5, now)
+    answered = InboundMessage.objects.create(transport="pipe", message_id="<in@x>", answer=old)
+
+    assert delete_sent_mails(now) == 1
+
+    assert list(OutgoingMail.objects.all()) == [young]
+    answered.refresh_from_db()
+    assert answered.answer_id is None  # the audit keeps the message, its answer gone
+    # Its dedup key is free again: the decision is a year over.
+    again = queue_mail(
+        "p@example.com", "Again", "text", "", kind="decision", dedup_key="decision:1"
+    )
+    assert again is not None
+
+
+def test_a_mail_is_deleted_only_once_trimmed_and_a_failed_one_never(outbox: list) -> None:
+    now = timezone.now()
+    whole = sent(1, 400, now)
+    failed = a_mail(2)
+    OutgoingMail.objects.filter(pk=failed.pk).update(
+        status=Status.FAILED, created_at=now - 400 * DAY, sent_at=now - 400 * DAY
+    )
+
+    assert delete_sent_mails(now) == 0  # not yet trimmed: its trim comes first
+    assert trim_outbox(now) == 1
+    assert delete_sent_mails(now) == 1
+
+    assert list(OutgoingMail.objects.all()) == [failed]
+    assert not OutgoingMail.objects.filter(pk=whole.pk).exists()
+
+
+def test_the_deletion_limit_is_the_setting_and_0_keeps_rows_for_ever(
+    outbox: list, settings: Any
+) -> None:
+    now = timezone.now()
+    trimmed_mail(1, 5000, now)
+    settings.MAIL_DELETE_SENT_DAYS = 0
+
+    assert delete_sent_mails(now) == 0
+
+    settings.MAIL_DELETE_SENT_DAYS = 4999
+    assert delete_sent_mails(now) == 1
+    assert not OutgoingMail.objects.exists()
+
+
+def test_a_deletion_run_takes_bounded_batches_oldest_first(outbox: list) -> None:
+    now = timezone.now()
+    mails = [sent(n, 400 - n, now) for n in range(5)]
+    trim_outbox(now)
+
+    assert delete_sent_mails(now, batch=2, batches=2) == 4
+    assert list(OutgoingMail.objects.all()) == [mails[4]]
+    assert delete_sent_mails(now, batch=2, batches=2) == 1
+    assert delete_sent_mails(now, batch=2, batches=2) == 0
+
+
+def test_the_periodic_trim_job_deletes_too(outbox: list) -> None:
+    now = timezone.now()
+    trimmed_mail(1, 366, now)
+    sent(2, 31, now)
+
+    assert tasks.trim_outbox.delay().get() == 2  # one trimmed, one deleted
+
+    assert [m.dedup_key for m in OutgoingMail.objects.all()] == ["decision:2"]
+
+
+def test_a_deletion_limit_within_the_trims_is_refused() -> None:
+    env = {"MAIL_KEEP_SENT_DAYS": "30", "MAIL_DELETE_SENT_DAYS": "30"}
+    run = subprocess.run(
+        [sys.executable, "-c", "import django; django.setup()"],
+        env={**os.environ, **env, "DJANGO_SETTINGS_MODULE": "ww5site.settings"},
+        capture_output=True,
+        text=True,
+    )
+    assert run.returncode != 0
+    assert "MAIL_DELETE_SENT_DAYS must be 0 (never delete) or more than" in run.stderr
+
+
 # --- what the admin and the outbox pages show of a trimmed mail -----------------------
 
 
@@ -227,20 +326,25 @@ def test_the_outbox_pages_say_a_trimmed_mail_was_trimmed(
 
 
 @pytest.mark.django_db(transaction=True)  # as ``migrate`` runs it: in no transaction
-def test_the_trims_index_is_built_without_stopping_the_outboxs_writes() -> None:
+@pytest.mark.parametrize(
+    ("migration", "index"), [("0006", "mail_sent_untrimmed"), ("0007", "mail_sent_trimmed")]
+)
+def test_the_retentions_indexes_are_built_without_stopping_the_outboxs_writes(
+    migration: str, index: str
+) -> None:
     # On PostgreSQL a plain CREATE INDEX stops every write to a table until it ends: on
-    # a large outbox, every move's mail. The migration builds it concurrently there.
+    # a large outbox, every move's mail. The migrations build them concurrently there.
     from io import StringIO
 
     from django.core.management import call_command
     from django.db import connection
 
     out = StringIO()
-    call_command("sqlmigrate", "mail", "0006", stdout=out)
+    call_command("sqlmigrate", "mail", migration, stdout=out)
     sql = out.getvalue()
-    assert "mail_sent_untrimmed" in sql
+    assert index in sql
     if connection.vendor == "postgresql":
-        assert 'CREATE INDEX CONCURRENTLY "mail_sent_untrimmed"' in sql
+        assert f'CREATE INDEX CONCURRENTLY "{index}"' in sql
         assert "BEGIN;" not in sql  # no transaction around it
     else:
-        assert 'CREATE INDEX "mail_sent_untrimmed"' in sql
+        assert f'CREATE INDEX "{index}"' in sql
