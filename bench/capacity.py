@@ -2,7 +2,8 @@
 
     .venv/bin/python -m bench.capacity [--games 100000] [--users 200000] [--due 10000]
         [--reminders 1000] [--stalled-bots 1000] [--moves 20] [--heavy 100]
-        [--entrants 1000] [--rounds 3] [--runs 5] [--reuse] [--parts sweeps,pages,...]
+        [--entrants 1000] [--rounds 3] [--runs 5] [--retained 25000] [--reuse]
+        [--parts sweeps,pages,...]
 
 On the local PostgreSQL database ``ww5_capacity`` (``BENCH_CAPACITY_DATABASE_URL``;
 created if missing, migrated, its games, events and outbox emptied first) with
@@ -27,17 +28,18 @@ production settings (as ``bench.web``) and the cache in the local Redis
 
 Then it times, ``--runs`` times each (min and median printed), in this process, the
 requests through Django's test client (no web server): the three sweeps (deadlines,
-reminders, stalled bots) and the outbox sweep, with every hand-over to a task (a
-missed decision's policy, a bot's turn, a mail's sending) replaced by a counter, and
-the state each claims put back between runs; the lobby (signed out, and signed in as
-the heavy player, whose games it lists); the heavy player's public page; one of their
-games' page and its live poll (nothing changed), four times as often; the event's
-``standings.json``; each 200-move game's ``record.json`` for each kind of reader, the
-first request (the cache emptied) and the ones after it, and for a running game the
-request after each new move (on a game of its own); then what a move writes
-(statements, rows, WAL). Last, the bytes on disk (``pg_total_relation_size``: the
-table, its indexes and TOAST) per game, seat, move, player and outbox mail, and the
-outbox's rows by kind.
+reminders, stalled bots) and the outbox sweep, with every hand-over to a task (a missed
+decision's policy, a bot's turn, a mail's sending) replaced by a counter, and the state
+each claims put back between runs; the outbox's trim and deletion of ``--retained`` sent
+mails of a decision mail's size (each run on fresh rows); the lobby (signed out, and
+signed in as the heavy player, whose games it lists); the heavy player's public page;
+one of their games' page and its live poll (nothing changed), four times as often; the
+event's ``standings.json``; each 200-move game's ``record.json`` for each kind of
+reader, the first request (the cache emptied) and the ones after it, and for a running
+game the request after each new move (on a game of its own); then what a move writes
+(statements, rows, WAL). Last, the bytes on disk (``pg_total_relation_size``: the table,
+its indexes and TOAST) per game, seat, move, player and outbox mail, and the outbox's
+rows by kind.
 
 ``--reuse`` keeps what an earlier run loaded (with the same figures) and loads only
 what it lacks; ``--parts`` times only some of the parts (sweeps, pages, records,
@@ -606,6 +608,57 @@ def time_sweeps(args: argparse.Namespace, handed: Handed) -> None:
         f"outbox sweep, {outbox:,} mails in the outbox ({len(sent)} due): "
         f"{spread(times)} ({queries} statements)"
     )
+    time_retention(args)
+
+
+RETAINED_SUBJECT = "cap retained"
+
+
+def time_retention(args: argparse.Namespace) -> None:
+    """The trim job's two halves over ``--retained`` sent mails of 3 KB (a decision
+    mail's size), each run on fresh rows: emptying the bodies of those a month old, then
+    deleting the rows of those a year old (``mail.services``, one batch of 5,000 rows a
+    transaction, as the periodic job runs them)."""
+    from mail import services as mail_services
+
+    now_sql = "now() - interval '400 days'"
+
+    def sent_mails() -> None:
+        execute("DELETE FROM mail_outgoingmail WHERE subject = %s", [RETAINED_SUBJECT])
+        execute(
+            "INSERT INTO mail_outgoingmail (to_address, from_address, kind, subject, "
+            "body_text, body_html, thread, message_id, unsubscribe_url, dedup_key, status, "
+            "attempts, next_attempt_at, last_error, created_at, sent_at, inline_kind, "
+            "reply_to) SELECT 'cap-' || n || '@example.com', 'site@example.com', "
+            "'decision', %s, repeat('t', 1100), repeat('h', 2000), 'game-' || n, "
+            "'<cap-retained-' || n || '@example.com>', '', 'cap-retained:' || n, 'sent', 1, "
+            f"{now_sql}, '', {now_sql}, {now_sql}, '', '' "
+            "FROM generate_series(1, %s) AS n",
+            [RETAINED_SUBJECT, args.retained],
+        )
+        execute("VACUUM ANALYZE mail_outgoingmail")
+
+    def trim() -> int:
+        return mail_services.trim_outbox(batches=args.retained // mail_services.TRIM_BATCH + 1)
+
+    def delete() -> int:
+        return mail_services.delete_sent_mails(
+            batches=args.retained // mail_services.TRIM_BATCH + 1
+        )
+
+    trims, deletes = [], []
+    for _ in range(args.runs):
+        sent_mails()
+        times, trimmed, _ = timed(1, trim)
+        trims += times
+        times, deleted, queries = timed(1, delete)
+        deletes += times
+        assert trimmed == deleted == args.retained, (trimmed, deleted)
+    for what, times in (("trim (bodies emptied)", trims), ("deletion (rows)", deletes)):
+        print(
+            f"outbox {what}, {args.retained:,} sent mails: {spread(times)} = "
+            f"{args.retained / min(times):,.0f} mails/s"
+        )
 
 
 def time_pages(args: argparse.Namespace) -> None:
@@ -848,6 +901,9 @@ def main() -> None:
     parser.add_argument("--entrants", type=int, default=1_000)
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument(
+        "--retained", type=int, default=25_000, help="sent mails the trim and deletion take"
+    )
     parser.add_argument("--reuse", action="store_true", help="keep what an earlier run loaded")
     parser.add_argument(
         "--parts", default=",".join(PARTS), help=f"what to time, of {', '.join(PARTS)}"
