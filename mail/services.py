@@ -20,7 +20,7 @@ import os
 import re
 import smtplib
 import threading
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from datetime import datetime, timedelta
 from email.generator import BytesGenerator
 from email.mime.image import MIMEImage
@@ -40,7 +40,7 @@ from django.core.mail import EmailMultiAlternatives, get_connection
 from django.core.mail.backends.base import BaseEmailBackend
 from django.db import connection as database
 from django.db import transaction
-from django.db.models import Q
+from django.db.models import Q, QuerySet
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.html import linebreaks, urlize
@@ -597,9 +597,9 @@ def trim_outbox(
     ``MAIL_KEEP_SENT_DAYS`` ago, oldest first; returns how many were trimmed.
 
     The rows are kept until ``delete_sent_mails`` deletes them, much later: a row's
-    ``dedup_key`` stops a second mail for the same decision, a bounce quoting its ``message_id``
-    finds the address it went to, the audit of received mail points at its answers, and
-    its headers tell who was sent what, and when. Only sent mails are trimmed: a failed
+    ``dedup_key`` stops a second mail for the same decision, a bounce quoting its
+    ``message_id`` finds the address it went to, the audit of received mail points at its
+    answers, and its headers tell who was sent what, and when. Only sent mails are trimmed: a failed
     one stays whole, for an admin may send it again; a queued, retrying or sending one is
     still to be sent.
 
@@ -613,20 +613,13 @@ def trim_outbox(
     whole = OutgoingMail.objects.filter(
         status=Status.SENT, trimmed_at__isnull=True, sent_at__lt=cutoff
     )
-    trimmed = 0
-    for _ in range(batches):
-        with transaction.atomic():
-            ids = list(
-                whole.select_for_update(skip_locked=True)
-                .order_by("sent_at")
-                .values_list("pk", flat=True)[:batch]
-            )
-            trimmed += whole.filter(pk__in=ids).update(
-                body_text="", body_html="", inline_kind="", inline_spec=None, trimmed_at=now
-            )
-        if len(ids) < batch:
-            break
-    return trimmed
+
+    def trim(ids: list[int]) -> int:
+        return whole.filter(pk__in=ids).update(
+            body_text="", body_html="", inline_kind="", inline_spec=None, trimmed_at=now
+        )
+
+    return _oldest_sent_in_batches(whole, batch, batches, trim)
 
 
 def delete_sent_mails(
@@ -637,8 +630,8 @@ def delete_sent_mails(
 
     By then the mail's decision is long over and a bounce long in: the outbox stops
     growing at about a year of rows. An audit row of received mail still there keeps its
-    message, without its deleted answer. A mail not yet trimmed is deleted once it is, and a
-    failed one never. Safe at once from several beats and again right after, in batches
+    message, without its deleted answer. A mail not yet trimmed is deleted once it is,
+    and a failed one never. Safe at once from several beats and again right after, in batches
     as ``trim_outbox`` is."""
     if not settings.MAIL_DELETE_SENT_DAYS:
         return 0
@@ -647,21 +640,36 @@ def delete_sent_mails(
     old = OutgoingMail.objects.filter(
         status=Status.SENT, trimmed_at__isnull=False, sent_at__lt=cutoff
     )
-    deleted = 0
+
+    def delete(ids: list[int]) -> int:
+        # The audit's pointers to these answers are emptied first (SET_NULL).
+        counts = OutgoingMail.objects.filter(pk__in=ids).delete()[1]
+        return counts.get(OutgoingMail._meta.label, 0)
+
+    return _oldest_sent_in_batches(old, batch, batches, delete)
+
+
+def _oldest_sent_in_batches(
+    rows: QuerySet[OutgoingMail],
+    batch: int,
+    batches: int,
+    act: Callable[[list[int]], int],
+) -> int:
+    """``act`` on the ids of ``rows``, the oldest sent first, ``batch`` of them a
+    transaction, their rows locked skipping those another run holds; at most ``batches``
+    transactions. Returns the sum of what ``act`` returned (the rows it changed)."""
+    done = 0
     for _ in range(batches):
         with transaction.atomic():
             ids = list(
-                old.select_for_update(skip_locked=True)
+                rows.select_for_update(skip_locked=True)
                 .order_by("sent_at")
                 .values_list("pk", flat=True)[:batch]
             )
-            # The audit's pointers to these answers are emptied first (SET_NULL).
-            deleted += (
-                OutgoingMail.objects.filter(pk__in=ids).delete()[1].get(OutgoingMail._meta.label, 0)
-            )
+            done += act(ids)
         if len(ids) < batch:
             break
-    return deleted
+    return done
 
 
 # --- unsubscribing -------------------------------------------------------------------

@@ -87,17 +87,22 @@ def test_two_outbox_sweeps_at_once_send_each_waiting_mail_once(
     assert delivered == sorted(f"Mail {n}" for n in range(12))
 
 
-def test_two_trims_at_once_trim_each_old_mail_once(
-    postgres: BaseDatabaseWrapper, flaky: type[FlakyTransport]
-) -> None:
-    """Two beats' trim jobs at once, in batches of 5: each takes rows the other does not
-    hold, and between them every old sent mail is trimmed once, no young one."""
+def forty_sent_mails() -> list[int]:
+    """Forty mails queued and sent (in-process), their ids in order."""
     with transaction.atomic():
         mails = [
             queue_mail(f"p{n}@example.com", f"Mail {n}", "text", "", kind="decision")
             for n in range(40)
         ]
-    ids = [mail.pk for mail in mails if mail is not None]
+    return [mail.pk for mail in mails if mail is not None]
+
+
+def test_two_trims_at_once_trim_each_old_mail_once(
+    postgres: BaseDatabaseWrapper, flaky: type[FlakyTransport]
+) -> None:
+    """Two beats' trim jobs at once, in batches of 5: each takes rows the other does not
+    hold, and between them every old sent mail is trimmed once, no young one."""
+    ids = forty_sent_mails()
     now = timezone.now()
     OutgoingMail.objects.filter(pk__in=ids[:30]).update(sent_at=now - timedelta(days=31))
 
@@ -115,12 +120,7 @@ def test_two_deletions_at_once_delete_each_old_row_once(
 ) -> None:
     """Two beats' trim jobs deleting at once, in batches of 5: between them every row
     sent more than MAIL_DELETE_SENT_DAYS ago is deleted once, and no younger one."""
-    with transaction.atomic():
-        mails = [
-            queue_mail(f"p{n}@example.com", f"Mail {n}", "text", "", kind="decision")
-            for n in range(40)
-        ]
-    ids = [mail.pk for mail in mails if mail is not None]
+    ids = forty_sent_mails()
     now = timezone.now()
     OutgoingMail.objects.filter(pk__in=ids[:30]).update(sent_at=now - timedelta(days=366))
     OutgoingMail.objects.filter(pk__in=ids[30:]).update(sent_at=now - timedelta(days=31))
