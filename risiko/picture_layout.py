@@ -18,19 +18,16 @@ from __future__ import annotations
 
 import itertools
 import math
-import unicodedata
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from PIL import ImageFont
-
+from games.pngtext import font, printable
 from risiko.mapdata import MapData
 
 Point = tuple[float, float]
 Box = tuple[float, float, float, float]  # left, top, right, bottom
-Font = ImageFont.FreeTypeFont | ImageFont.ImageFont
 
 WIDTH = 800
 MAP_HEIGHT = 600
@@ -44,7 +41,6 @@ LABEL_PAD = 6  # and around each name
 LINK_WIDTH = 2 * NODE_RADIUS + 8  # and along each border inside it
 PATCH_REACH = 175  # nodes at most this far apart fill the triangle between them
 AREA_EDGE = 1.5  # the darker line around a continent's area
-MISSING = "\U0010fffd"  # a character no font has: its glyph is the font's "missing" box
 EDGE = 0.0  # where the wrap-around stubs end: the map's left and right edges
 
 
@@ -194,39 +190,6 @@ class Geometry:
     def node_box(self, tid: str) -> Box:
         x, y = self.points[tid]
         return (x - NODE_RADIUS, y - NODE_RADIUS, x + NODE_RADIUS, y + NODE_RADIUS)
-
-
-@lru_cache(maxsize=8)
-def font(size_px: int) -> Font:
-    """Pillow's bundled font (the same file in every install of a Pillow version)."""
-    return ImageFont.load_default(size=size_px)
-
-
-@lru_cache(maxsize=1024)
-def _has_glyph(char: str) -> bool:
-    """Whether the PNG's font draws ``char`` (it lacks most letters beyond ASCII)."""
-    face = font(LABEL_FONT_PX)
-    mask = face.getmask(char)
-    missing = face.getmask(MISSING)
-    return (mask.size, bytes(mask)) != (missing.size, bytes(missing))
-
-
-@lru_cache(maxsize=1024)
-def printable(text: str) -> str:
-    """``text`` as the PNG's font can draw it: a letter it lacks as its base letter
-    ("Čita" as "Cita", "Perù" as "Peru"), else as "?"."""
-    out = []
-    for char in text:
-        if char.isspace():
-            out.append(" ")
-        elif _has_glyph(char):
-            out.append(char)
-        else:
-            base = "".join(
-                c for c in unicodedata.normalize("NFKD", char) if not unicodedata.combining(c)
-            )
-            out.append(base if base and all(map(_has_glyph, base)) else "?")
-    return "".join(out)
 
 
 def text_box(text: str, x: float, y: float, anchor: str, size_px: int) -> Box:

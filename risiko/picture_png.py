@@ -20,6 +20,7 @@ from typing import Any
 from PIL import Image, ImageColor, ImageDraw
 
 from games.pngpalette import encode
+from games.pngtext import font, printable, printable_name
 from risiko.mapdata import MapData, load_map
 from risiko.picture_layout import (
     AREA_EDGE,
@@ -51,12 +52,10 @@ from risiko.picture_layout import (
     Point,
     arrow,
     colours_of,
-    font,
     geometry,
     holding,
     owners_of,
     players_of,
-    printable,
 )
 
 RGB = tuple[int, int, int]
@@ -261,7 +260,8 @@ def _legend(players: list[tuple[str, str]], marks: Marks) -> Image.Image | None:
     rows: list[list[tuple[str, str, float]]] = [[]]
     x = float(LEGEND_MARGIN_PX * K)
     for shown, kind in items:
-        text = printable(shown)
+        player = kind.startswith("player:")
+        text = printable_name(shown, kind.removeprefix("player:")) if player else printable(shown)
         width = swatch + face.getlength(text)
         if rows[-1] and x + width > (WIDTH_PX - LEGEND_MARGIN_PX) * K:
             rows.append([])

@@ -1,5 +1,6 @@
-"""The pixels of the board's PNG: its size and colours, fonts, text, and the drawing
-helpers the map, the pieces and the marks share."""
+"""The pixels of the board's PNG: its size and colours, text (in the font of every
+game's pictures, ``games.pngtext``), and the drawing helpers the map, the pieces and
+the marks share."""
 
 from __future__ import annotations
 
@@ -7,13 +8,13 @@ import math
 from collections.abc import Sequence
 from functools import lru_cache
 
-from PIL import Image, ImageChops, ImageColor, ImageDraw, ImageFont
+from PIL import Image, ImageChops, ImageColor, ImageDraw
 
+from games.pngtext import Font, font
 from ww5.boardshapes import WIDTH, Text
 from ww5.boardview import safe_color
 
 RGB = tuple[int, int, int]
-Font = ImageFont.FreeTypeFont | ImageFont.ImageFont
 Patch = tuple[tuple[int, int], Image.Image, Image.Image, Image.Image]  # at, RGB, P, mask
 
 WIDTH_PX = 800
@@ -46,11 +47,6 @@ def rgb(color: str) -> RGB:
 def pixel(point: tuple[float, float]) -> tuple[int, int]:
     """Where a layout point lands on the picture."""
     return round(point[0] * SCALE), round(point[1] * SCALE)
-
-
-@lru_cache(maxsize=4)
-def font(size_px: int) -> Font:
-    return ImageFont.load_default(size=size_px)
 
 
 def mix(color: RGB, alpha: float, under: RGB = BACKGROUND) -> RGB:

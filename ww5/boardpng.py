@@ -34,6 +34,7 @@ from functools import lru_cache
 from PIL import Image, ImageDraw
 
 from games.pngpalette import encode, palette
+from games.pngtext import font, printable_name
 from ww5.boardlayout import NODE_RADIUS, BoardKey, geometry
 from ww5.boardmarks import RINGS, Marks, Path, key_lines, paths
 from ww5.boardpaint import (
@@ -50,7 +51,6 @@ from ww5.boardpaint import (
     Patch,
     dashed_line,
     draw_piece,
-    font,
     ink_box,
     mix,
     pixel,
@@ -126,7 +126,7 @@ def _players(pieces: Mapping[str, Piece], names: Mapping[str, str]) -> list[tupl
     for piece in pieces.values():
         colors.setdefault(piece.player, rgb(piece.color))
     order = [p for p in names if p in colors] + sorted(p for p in colors if p not in names)
-    return [(names.get(p, p), colors[p]) for p in order]
+    return [(printable_name(names.get(p, p), p), colors[p]) for p in order]
 
 
 Swatch = RGB | str | None  # a player's colour, a mark's kind, or none

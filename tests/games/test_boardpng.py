@@ -602,3 +602,17 @@ def _to_edges(p: tuple[float, float], corners: list[tuple[float, float]]) -> flo
     return min(
         _to_segment(p, a, b) for a, b in zip(corners, corners[1:] + corners[:1], strict=True)
     )
+
+
+def test_a_players_name_in_the_legend_is_drawn_without_a_missing_box() -> None:
+    """Pillow's bundled font lacks most letters beyond ASCII: a name with such letters
+    is drawn as its base letters, and one in another script, of which the font draws
+    nothing, as the player's engine name (their colour)."""
+    board = BOARDS["original"]
+
+    def drawn(name: str) -> bytes:
+        return boardpng.board_png(board, full_board(), {**FULL_NAMES, BLUE: name})
+
+    assert drawn("Zoë Łucja") == drawn("Zoe Lucja")
+    assert drawn("Zoë Łucja") != drawn("Zo? ?ucja")
+    assert drawn("Дмитрий") == drawn(BLUE) != drawn("Alice (blue)")

@@ -17,6 +17,8 @@ from typing import Any
 import pytest
 from PIL import Image
 
+from games import pngtext
+from games.pngtext import printable
 from risiko import picture_layout, picture_png
 from risiko.mapdata import BOARD_FILE, MapDataError, load_map, parse_map
 from risiko.picture_layout import (
@@ -209,7 +211,7 @@ def test_short_names_are_short_and_abbreviate_their_territorys_name() -> None:
     a direction standing for one ("Eur. Nord" for Europa Settentrionale) or "USA"."""
     words_allowed = {"Nord", "Sud", "Est", "Ovest", "USA"}
     for tid, label in SHAPE.labels.items():
-        assert font(LABEL_FONT_PX).getlength(picture_layout.printable(label.text)) <= 120, tid
+        assert font(LABEL_FONT_PX).getlength(printable(label.text)) <= 120, tid
         name = MAP.territories[tid].name.replace("-", " ").lower().split()
         for word in label.text.replace(".", "").replace("-", " ").split():
             assert word in words_allowed or any(w.startswith(word.lower()) for w in name), (
@@ -459,7 +461,7 @@ def test_a_names_ink_is_as_tall_as_its_font_says() -> None:
 
 def test_the_same_input_gives_the_same_bytes() -> None:
     first = board_png(position(), NAMES, marks_of(EVENTS))
-    picture_layout.font.cache_clear()
+    pngtext.font.cache_clear()
     picture_png._base.cache_clear()
     picture_png._names.cache_clear()
     assert board_png(position(), NAMES, marks_of(EVENTS)) == first
@@ -501,11 +503,22 @@ def test_the_png_draws_arrows_and_rings() -> None:
 
 
 def test_the_png_spells_names_its_font_lacks_as_their_base_letters() -> None:
-    assert picture_layout.printable("Čita") == "Cita"
-    assert picture_layout.printable("Perù José") == "Peru Jose"
-    assert picture_layout.printable("中") == "?"
+    assert printable("Čita") == "Cita"
+    assert printable("Perù José") == "Peru Jose"
+    assert printable("Łucja Weiß") == "Lucja Weiss"  # letters Unicode does not split
+    assert printable("中") == "?"
     pos = position(3)
     assert picture(board_png(pos, {"Anna": "Ànna 中"})).width == 800
+
+
+def test_a_players_name_in_the_legend_is_drawn_without_a_missing_box() -> None:
+    """A name with letters the font lacks is drawn as its base letters; one in another
+    script, of which the font draws nothing, as the player's colour."""
+    pos = position(3)
+    [(player, colour), *_] = picture_layout.players_of(pos, {})
+    assert board_png(pos, {player: "Zoë"}) == board_png(pos, {player: "Zoe"})
+    assert board_png(pos, {player: "Zoë"}) != board_png(pos, {player: "Zo?"})
+    assert board_png(pos, {player: "Дмитрий"}) == board_png(pos, {player: colour})
 
 
 # --- the key and the text ---------------------------------------------------------------
