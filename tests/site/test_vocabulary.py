@@ -60,6 +60,7 @@ OWN: dict[str, dict[str, str]] = {
         "seen": "the one door through which readers see a game's position and moves",
         "wording": "the words every game shares, for the pages and the mails",
         "pngpalette": "a board picture's PNG palette, which every game's mail picture shares",
+        "pngtext": "the font and the text of every game's mail picture, as its font draws it",
     },
     "inbound": {
         "answers": "the mails answering a received message",
