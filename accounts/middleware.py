@@ -20,21 +20,25 @@ class TimeZoneMiddleware:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
-        timezone.activate(zoneinfo.ZoneInfo(zone_for(request)))
+        zone, request.time_zone_from = zone_for(request)  # type: ignore[attr-defined]
+        timezone.activate(zoneinfo.ZoneInfo(zone))
         try:
             return self.get_response(request)
         finally:
             timezone.deactivate()
 
 
-def zone_for(request: HttpRequest) -> str:
+def zone_for(request: HttpRequest) -> tuple[str, str]:
+    """The viewer's zone, and where it came from: "chosen" (the player's choice),
+    "browser" (the ``tz`` cookie the pages' script sets), "profile" (the zone the
+    player's browser last reported, or UTC) or "site" (UTC, for a visitor)."""
     profile = None
     user = getattr(request, "user", None)
     if user is not None and user.is_authenticated:
         profile = getattr(user, "profile", None)
     if profile is not None and profile.time_zone_chosen:
-        return str(profile.time_zone)
+        return str(profile.time_zone), "chosen"
     browser = unquote(request.COOKIES.get(ZONE_COOKIE, ""))
     if browser in TIME_ZONES:
-        return browser
-    return str(profile.time_zone) if profile is not None else "UTC"
+        return browser, "browser"
+    return (str(profile.time_zone), "profile") if profile is not None else ("UTC", "site")

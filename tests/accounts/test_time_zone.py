@@ -69,7 +69,27 @@ def test_a_visitors_times_follow_the_browser_cookie() -> None:
 
     page = client.get(reverse("games:lobby")).content.decode()
 
-    assert "(America/New_York)" in page
+    assert "Times are shown in the time zone, America/New_York, your browser's." in page
+
+
+def test_the_footer_says_whose_zone_the_times_are_in(alice: AbstractBaseUser) -> None:
+    """The browser's zone only when the browser gave it; a player's own choice as such;
+    and a player's choice is offered, or its change."""
+    client = signed_in(alice)
+
+    def footer() -> str:
+        page = client.get(reverse("games:lobby")).content.decode()
+        return page.split("Times are shown in ", 1)[1].split("</p>", 1)[0]
+
+    profile = reverse("accounts:profile")
+    assert footer() == f'your time zone, UTC (<a href="{profile}">choose yours</a>).'
+    client.cookies["tz"] = "Asia%2FTokyo"
+    assert footer() == (
+        f'your time zone, Asia/Tokyo, your browser\'s (<a href="{profile}">choose yours</a>).'
+    )
+    update_profile(alice, "", "Europe/Paris", "each")
+    assert footer() == f'your time zone, Europe/Paris (<a href="{profile}">change it</a>).'
+    assert "time zone, UTC." in Client().get(reverse("games:lobby")).content.decode()
 
 
 def test_the_zone_list_has_places_only(alice: AbstractBaseUser) -> None:
