@@ -74,6 +74,20 @@ def player_viewer(player: str) -> Viewer:
     return Viewer(player=player)
 
 
+@dataclass(frozen=True)
+class RuleWords:
+    """What an event's page says of the rules its games follow, in the game's words.
+    ``games``: its games' options and setup, a sentence without its full stop;
+    ``turn_limit_rule``: the game's rule that a turn limit, an event's house rule, is
+    added to (World War 5's R28: the printed rules have none), or "" where the rules
+    name none; ``forfeit_rule``: the rule by which a player who misses too many
+    decisions forfeits."""
+
+    games: str
+    turn_limit_rule: str = ""
+    forfeit_rule: str = ""
+
+
 class GameKind(ABC):
     """A game the server can run. Subclasses set the class attributes and implement the
     abstract methods; the others have defaults that suit a game without secrets."""
@@ -553,6 +567,13 @@ class GameKind(ABC):
     def role_names(self, options: Mapping[str, Any]) -> dict[str, str]:
         """Each of ``seat_roles`` in words for the players (default: the role itself)."""
         return {role: role for role in self.seat_roles(options)}
+
+    def rule_words(self, options: Mapping[str, Any]) -> RuleWords:
+        """What an event's page says of the rules its games follow, with these options
+        (as ``event_options`` makes them). Default: the game's name and its options'
+        words, and no rule ids."""
+        words = self.options_words(options)
+        return RuleWords(f"Game: {self.name}" + (f", {words}" if words else ""))
 
 
 _kinds: dict[str, GameKind] = {}

@@ -92,7 +92,8 @@ class Ladder(models.Model):
         null=True,
         blank=True,
         help_text="A game still running this long after its start is ranked under the "
-        "turn-limit house rule (R28: territories, then pieces); empty: never",
+        "turn-limit house rule (World War 5's R28: territories, then pieces; RisiKo: progress "
+        "towards their objective, then territories, then armies); empty: never",
     )
     # The beat's matchmaking sweep runs the ladder when this is due (an indexed column).
     match_due_at = models.DateTimeField(default=timezone.now, db_index=True)

@@ -16,7 +16,19 @@ from collections.abc import Collection, Iterable, Mapping, Sequence
 from random import Random
 from typing import Any, ClassVar
 
-from games.kinds import OVER, PLAY, SETUP, Bot, Dice, Event, GameKind, Position, Refused, Viewer
+from games.kinds import (
+    OVER,
+    PLAY,
+    SETUP,
+    Bot,
+    Dice,
+    Event,
+    GameKind,
+    Position,
+    Refused,
+    RuleWords,
+    Viewer,
+)
 from games.wording import ChoiceGroup, MoveWords
 from risiko import describe, engine, pictures, turnform
 from risiko.engine.bots import BOTS
@@ -539,6 +551,10 @@ class RisiKo(GameKind):
         return colours_of(player)[0]  # a seat's player is named by their colour
 
     # --- tournament hooks ---------------------------------------------------------------
+
+    def rule_words(self, options: Mapping[str, Any]) -> RuleWords:
+        # The rules name no turn limit; a forfeit is K36's.
+        return RuleWords(f"Game: RisiKo, {self.options_words(options)}", "", "K36")
 
     def adjudication_measures(self) -> Mapping[str, str]:
         return {

@@ -153,7 +153,9 @@ class Tournament(models.Model):
         max_length=15,
         choices=Adjudication,
         default=Adjudication.TERRITORIES,
-        help_text="House rule (R28): how games still running at a round's deadline are ranked",
+        help_text="House rule, a turn limit (World War 5's R28): how its games still running at "
+        "a round's deadline are ranked. RisiKo's are ranked by its own measures: progress "
+        "towards their objective, then territories, then armies",
     )
 
     # Registration.

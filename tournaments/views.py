@@ -188,6 +188,8 @@ def tournament(request: HttpRequest, league_slug: str, slug: str) -> HttpRespons
         "seed_matches": report.seed_matches(event),
         "my_round": nextstep.current_round(event, whole, mine.pk) if mine is not None else None,
         "organiser": selectors.organises(request.user, event.league),
+        "rule_words": report.rule_words(event),
+        "ranking": report.ranking_sentence(event),
     }
     if context["organiser"]:
         context["jobs"] = list(event.jobs.all()[:5])

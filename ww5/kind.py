@@ -14,7 +14,17 @@ from typing import Any, ClassVar
 
 from django import forms
 
-from games.kinds import PLAY, SETUP, Bot, Dice, Event, GameKind, Position, Refused
+from games.kinds import (
+    PLAY,
+    SETUP,
+    Bot,
+    Dice,
+    Event,
+    GameKind,
+    Position,
+    Refused,
+    RuleWords,
+)
 from games.wording import ChoiceGroup, MoveWords
 from ww5 import boardview, describe, engine, pages, tournament
 from ww5.engine.board import DEFAULT_BOARD
@@ -283,6 +293,10 @@ class WorldWar5(GameKind):
 
     def adjudication_measures(self) -> Mapping[str, str]:
         return dict(tournament.MEASURE_WORDS)
+
+    def rule_words(self, options: Mapping[str, Any]) -> RuleWords:
+        words = self.options_words(options)
+        return RuleWords(f"Board: {words}; strict setup (R7), one piece at a time", "R28", "R31")
 
     def measure(
         self, position: Position, measures: Sequence[str]

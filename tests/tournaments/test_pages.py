@@ -13,6 +13,8 @@ from django.test import Client
 from django.urls import reverse
 
 from games.models import Game
+from risiko.kind import RisiKo
+from tests.kinds.registered import registered
 from tests.tournaments.conftest import bot_event
 from tests.tournaments.test_formats import run
 from tournaments import services
@@ -396,3 +398,54 @@ def test_a_player_still_playing_sees_the_current_round_instead_of_checked_in(
     assert f'(<a href="/games/{game}/">open your game</a>)' in place
     assert "You are registered" not in place and "You are checked in" not in place
     assert "What happens next" not in place
+
+
+def rules_of(text: str) -> str:
+    """The page's Rules list, as a reader reads it (tags and extra spaces gone)."""
+    rules = text.split('id="rules-heading"', 1)[1].split("</ul>", 1)[0]
+    return " ".join(re.sub(r"<[^>]+>", " ", rules).replace("&#x27;", "'").split())
+
+
+def test_a_world_war_5_events_rules_name_its_setup_and_rule_ids(
+    league_a: League, anna: Any
+) -> None:
+    event = bot_event(league_a, anna, 4, swiss_rounds=1)
+
+    rules = rules_of(page(Client(), event))
+
+    assert "Board: Original (2008); strict setup (R7), one piece at a time." in rules
+    assert (
+        "House rule (R28), a turn limit: a game still running at the deadline is ranked by "
+        "territories held, then the size of pieces on the board, then elimination order."
+    ) in rules
+    assert "forfeits it (R31)" in rules
+
+
+def test_a_risiko_events_rules_are_risikos_own(league_a: League, anna: Any) -> None:
+    """Its games' options, the ranking its games are adjudicated by (RisiKo's measures,
+    whatever World War 5's setting says) and its forfeit rule (K36); no World War 5 rule
+    id, on its page or in its JSON."""
+    with registered(RisiKo()):
+        event = services.create_tournament(
+            league_a, anna, "RisiKo Swiss", kind="risiko", table_size=4, swiss_rounds=2
+        )
+        services.open_registration(event, anna)
+        text = page(Client(), event)
+        settings = standings_json(Client(), event)["settings"]
+
+    rules = rules_of(text)
+    assert "Game: RisiKo, sealed placement, per-set bonus, dice." in rules
+    assert (
+        "House rule, a turn limit: a game still running at the deadline is ranked by "
+        "progress towards their objective, then territories held, then armies on the board, "
+        "then elimination order."
+    ) in rules
+    assert "forfeits it (K36)" in rules
+    assert not re.search(r"\bR\d+\b", rules), rules
+    assert settings["house_rule"]["rule"] is None
+    assert settings["house_rule"]["ranking"] == [
+        "progress towards their objective",
+        "territories held",
+        "armies on the board",
+        "elimination order",
+    ]

@@ -16,13 +16,14 @@ from typing import Any
 
 from django.urls import reverse
 
+from games.kinds import RuleWords
 from tournaments.core import cut, eventseed, pairing
 from tournaments.core.roundrobin import Schedule
 from tournaments.core.standings import STEPS
 from tournaments.eventsettings import kind_of, kind_options
 from tournaments.models import Bye, Entry, Table, TableSeat, Tournament
 from tournaments.selectors import history
-from tournaments.services.rounds import ranking_of, schedule_of
+from tournaments.services.rounds import RANKINGS, ranking_of, schedule_of
 
 FORMAT_VERSION = 1
 
@@ -141,7 +142,7 @@ def settings_of(event: Tournament, schedule: Schedule | None) -> dict[str, Any]:
         "seats": event.first_player,
         "round_seconds": _seconds(event.round_time),
         "house_rule": {
-            "rule": "R28",
+            "rule": rule_words(event).turn_limit_rule or None,
             "name": "turn limit: games still running at a round's deadline are adjudicated",
             "ranking": _ranking_words(event) + ["elimination order"],
         },
@@ -253,6 +254,21 @@ def _rounds(event: Tournament, names: Names) -> list[dict[str, Any]]:
 def _home_names(event: Tournament) -> dict[str, str]:
     """The homes a seat may get, in words (the kind's seat roles)."""
     return kind_of(event).role_names(kind_options(event))
+
+
+def rule_words(event: Tournament) -> RuleWords:
+    """What the event's page says of the rules its games follow, in its kind's words."""
+    return kind_of(event).rule_words(kind_options(event))
+
+
+def ranking_sentence(event: Tournament) -> str:
+    """The event's published ranking of unfinished games as a page says it: its setting
+    in the organiser's words where its kind ranks by it (World War 5), else the kind's
+    own measures in order (RisiKo: progress towards their objective, then territories
+    held, then armies on the board), then the order the players went out."""
+    if ranking_of(event) == RANKINGS[Tournament.Adjudication(event.adjudication)]:
+        return event.get_adjudication_display().lower()
+    return ", then ".join([*_ranking_words(event), "elimination order"])
 
 
 def _ranking_words(event: Tournament) -> list[str]:
