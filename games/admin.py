@@ -649,8 +649,8 @@ class GameAdmin(ShortDurationsAdmin, SeenByReaderAdmin):
         if game.position is None:
             return seats
         state = seen.state(game, seen.SPECTATOR)  # who is still in the game is public
-        playing = [p.name for i, p in enumerate(state.players) if i not in state.eliminated]
-        return seats.filter(pk__in=[s.pk for s in seats if s.player_name in playing])
+        out = set(kind_of(game).players_out(state))
+        return seats.filter(pk__in=[s.pk for s in seats if s.player_name not in out])
 
     def forfeit_view(self, request: HttpRequest, game_id: int) -> HttpResponse:
         game = self._managed_game(request, game_id)
@@ -674,7 +674,8 @@ class GameAdmin(ShortDurationsAdmin, SeenByReaderAdmin):
                     messages.SUCCESS,
                 )
                 return HttpResponseRedirect(self._game_url(game))
-        return self._page(request, game, "forfeit", "Forfeit a player", form=form)
+        forfeit = kind_of(game).rule_words(game.options).forfeit
+        return self._page(request, game, "forfeit", "Forfeit a player", form=form, forfeit=forfeit)
 
     def replace_view(self, request: HttpRequest, game_id: int) -> HttpResponse:
         game = self._managed_game(request, game_id)

@@ -81,11 +81,13 @@ class RuleWords:
     ``turn_limit_rule``: the game's rule that a turn limit, an event's house rule, is
     added to (World War 5's R28: the printed rules have none), or "" where the rules
     name none; ``forfeit_rule``: the rule by which a player who misses too many
-    decisions forfeits."""
+    decisions forfeits; ``forfeit``: what a forfeit does, for the organiser who makes a
+    player forfeit ("" where there is nothing to add to "out of the game at once")."""
 
     games: str
     turn_limit_rule: str = ""
     forfeit_rule: str = ""
+    forfeit: str = ""
 
 
 class GameKind(ABC):

@@ -554,7 +554,13 @@ class RisiKo(GameKind):
 
     def rule_words(self, options: Mapping[str, Any]) -> RuleWords:
         # The rules name no turn limit; a forfeit is K36's.
-        return RuleWords(f"Game: RisiKo, {self.options_words(options)}", "", "K36")
+        return RuleWords(
+            f"Game: RisiKo, {self.options_words(options)}",
+            "",
+            "K36",
+            "their armies stay on the board as neutral armies, which never act, defend as "
+            "usual and can be conquered, and their cards go to the discard pile (K36)",
+        )
 
     def adjudication_measures(self) -> Mapping[str, str]:
         return {

@@ -81,7 +81,7 @@ FIELDSETS = (
                 "absence_pauses_clock",
                 "first_player",
             ),
-            "description": "Every game of the event uses the strict setup (R7).",
+            "description": "A World War 5 event's games all use the strict setup (R7).",
         },
     ),
     ("Rounds", {"fields": ("round_time", "adjudication", "review_pairings")}),

@@ -69,6 +69,7 @@ def round_started(tournament: Tournament, made: Any) -> None:
     from tournaments.eventsettings import kind_of, kind_options
 
     homes = kind_of(tournament).role_names(kind_options(tournament))
+    rule = kind_of(tournament).rule_words(kind_options(tournament)).turn_limit_rule
     for table in made.tables.select_related("game").prefetch_related("seats__entry__user__profile"):
         seats = list(table.seats.all())
         for seat in seats:
@@ -80,6 +81,7 @@ def round_started(tournament: Tournament, made: Any) -> None:
                 "others": [s.entry.name for s in seats if s.pk != seat.pk],
                 "opponents": [s.entry for s in seats if s.pk != seat.pk],  # linked in HTML
                 "game_link": game_url(table.game) if table.game else "",
+                "turn_limit_rule": rule,
             }
             _tell(seat.entry, "table", context, f"table:{made.number}")
     for bye in made.byes.select_related("entry__user__profile"):

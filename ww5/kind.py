@@ -296,7 +296,12 @@ class WorldWar5(GameKind):
 
     def rule_words(self, options: Mapping[str, Any]) -> RuleWords:
         words = self.options_words(options)
-        return RuleWords(f"Board: {words}; strict setup (R7), one piece at a time", "R28", "R31")
+        return RuleWords(
+            f"Board: {words}; strict setup (R7), one piece at a time",
+            "R28",
+            "R31",
+            "their pieces leave the board (R31)",
+        )
 
     def measure(
         self, position: Position, measures: Sequence[str]

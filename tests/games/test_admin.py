@@ -18,6 +18,7 @@ from django.utils.html import escape
 from games import services
 from games.admin import MoveAdmin
 from games.models import Game, GameEvent, Move
+from games.options import GameOptions
 from tests.games import factories
 from tests.games.factories import STRICT_SETUP, Clock, LoadedDice, play, seated_game, snapshot
 from ww5 import engine
@@ -556,6 +557,26 @@ def test_forfeit_page_lists_the_players_still_in_the_game(
     assert response.status_code == 200
     page = response.content.decode()
     assert "alice (seat 1, blue)" in page and "bob (seat 2, purple)" in page
+    assert "out of the game at once: their pieces leave the board (R31)." in page
+
+
+def test_the_forfeit_page_of_a_risiko_game_says_what_a_risiko_forfeit_does(
+    admin_client: Client, alice: AbstractBaseUser, bob: AbstractBaseUser, carol: AbstractBaseUser
+) -> None:
+    from risiko.kind import RisiKo
+    from tests.kinds.registered import registered
+
+    with registered(RisiKo()):
+        table = [services.TableSeat("", user=user) for user in (alice, bob, carol)]
+        made = services.create_table(GameOptions(kind="risiko"), table, name="Risiko night")
+        response = admin_client.get(game_page("forfeit", made))
+
+    assert response.status_code == 200
+    page = response.content.decode()
+    assert "their armies stay on the board as neutral armies" in page and "(K36)" in page
+    assert "pieces" not in page and "R31" not in page
+    for user in (alice, bob, carol):  # each still in the game, to choose from
+        assert f"{user.username} (seat " in page
 
 
 def test_forfeiting_a_player_records_it_from_the_admin(

@@ -257,9 +257,8 @@ def check_adjudicated(
     assert theirs not in {move["player"] for move in record["moves"]}  # no default (K35)
     assert table["game"]["status"] == record["status"] == "over"
     (ended,) = GameEvent.objects.filter(game_id=table["game"]["id"], kind=GameEvent.Kind.ADJUDICATE)
-    assert ended.text == (
-        "The game ended at its round's deadline under the turn-limit house rule (R28)."
-    )
+    # RisiKo's rules name no turn limit: no rule id (World War 5's is R28).
+    assert ended.text == "The game ended at its round's deadline under the turn-limit house rule."
     steps, values = measured(record, ranking)
     told = "; ".join(f"{p}: " + ", ".join(str(v) for v in values[p]) for p in values)
     assert ended.reason == f"ranked by {', '.join(steps)}, then elimination order ({told})"

@@ -11,6 +11,8 @@ from django.utils import timezone
 
 from games.models import Game
 from mail.models import OutgoingMail
+from risiko.kind import RisiKo
+from tests.kinds.registered import registered
 from tests.tournaments.conftest import bot_event
 from tournaments import services
 from tournaments.core.standings import compute_standings
@@ -136,7 +138,29 @@ def test_players_are_mailed_their_table(
     assert {m.to_user for m in mails} == {alice, bob, carol}
     text = mails.get(to_user=alice).body_text
     assert "Round 1 of Humans has started" in text and "home continent" in text
+    assert "turn-limit house rule (R28)." in text
     assert "/games/" in text
+
+
+def test_a_risiko_events_players_are_mailed_their_table_in_risikos_words(
+    league_a: League, anna: Any, alice: Any, bob: Any, carol: Any
+) -> None:
+    """No home continent (RisiKo has none) and no World War 5 rule id."""
+    with registered(RisiKo()):
+        event = services.create_tournament(league_a, anna, "Humans", kind="risiko")
+        services.open_registration(event, anna)
+        for player in (alice, bob, carol):
+            services.register(event, player)
+
+        rounds.start(event.pk)
+
+    mails = OutgoingMail.objects.filter(thread=f"tournament-{event.pk}", kind="tournament_table")
+    assert {m.to_user for m in mails} == {alice, bob, carol}
+    for mail in mails:
+        assert "Round 1 of Humans has started" in mail.body_text
+        for body in (mail.body_text, mail.body_html):
+            assert "home continent" not in body and "R28" not in body
+            assert "You sit in seat " in body and "turn-limit house rule." in body
 
 
 def test_an_event_with_check_in_drops_who_did_not_check_in(
