@@ -518,6 +518,10 @@ class GameKind(ABC):
         its pool forks, so that every process shares it (default: nothing)."""
         return None
 
+    # The heading of the game page's lines on who starts (``describe_start``), with the
+    # rule that says how (World War 5: R5).
+    start_heading: ClassVar[str] = "Who starts"
+
     # Shorter ways to write an action in a reply by mail, which its help shows as
     # examples (default: none; the help then points to the notation of the list).
     reply_examples: ClassVar[tuple[str, ...]] = ()

@@ -498,6 +498,7 @@ def _game_context(
         "increment": wording.duration(game.increment),
         "retreat_time": wording.duration(game.retreat_time),
         "start_lines": kind.describe_start(game.start_record, names),
+        "start_heading": kind.start_heading,
         "log": log,
         "log_earlier": log[:-RECENT_LOG],
         "log_recent": log[-RECENT_LOG:],

@@ -77,6 +77,7 @@ def _seated(bot: Any) -> Bot:
 class RisiKo(GameKind):
     key: ClassVar[str] = "risiko"
     name: ClassVar[str] = "RisiKo"
+    start_heading: ClassVar[str] = "Who starts (K12)"
     min_players: ClassVar[int] = 3
     max_players: ClassVar[int] = 6
     template_folder: ClassVar[str] = "risiko"

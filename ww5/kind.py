@@ -60,6 +60,7 @@ class WorldWar5(GameKind):
     max_players: ClassVar[int] = 6
     template_folder: ClassVar[str] = "ww5"
     hides_nothing: ClassVar[bool] = True
+    start_heading: ClassVar[str] = "Who starts (R5)"
     # greedy first: the bot an event or a ladder adds when none is named
     bots: ClassVar[Mapping[str, Bot]] = {key: _seated(BOTS[key]) for key in ("greedy", "random")}
 

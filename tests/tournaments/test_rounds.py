@@ -7,6 +7,8 @@ from datetime import timedelta
 from typing import Any
 
 import pytest
+from django.test import Client
+from django.urls import reverse
 from django.utils import timezone
 
 from games.models import Game
@@ -161,6 +163,15 @@ def test_a_risiko_events_players_are_mailed_their_table_in_risikos_words(
         for body in (mail.body_text, mail.body_html):
             assert "home continent" not in body and "R28" not in body
             assert "You sit in seat " in body and "turn-limit house rule." in body
+
+    # The table's game page says who starts under RisiKo's rule, not World War 5's.
+    client = Client()
+    client.force_login(alice)
+    game = Game.objects.get(tournament_table__round__tournament=event)
+    with registered(RisiKo()):
+        page = client.get(reverse("games:detail", args=[game.pk])).content.decode()
+    assert ">Who starts (K12)</h2>" in page and "goes first, as the event seated them" in page
+    assert "(R5)" not in page
 
 
 def test_an_event_with_check_in_drops_who_did_not_check_in(
