@@ -15,11 +15,6 @@ from games.services.lobby import seat_bounds
 from ww5site.durations import counted
 
 MAX_HOURS = int(MAX_TIME.total_seconds()) // 3600
-MANY_PLAYERS = 5  # R3: from this many players on, the form warns of a long game
-MANY_PLAYERS_WARNING = (
-    "Five or six players (R3): expect a long game. With six, every continent has a "
-    "player, so no one can win until someone is eliminated."
-)
 
 
 def lobby_kind() -> GameKind:
@@ -92,7 +87,6 @@ class CreateGameForm(forms.Form):
         coerce=int,
         choices=[(n, str(n)) for n in range(MIN_SEATS, MAX_SEATS + 1)],
         initial=2,
-        help_text=MANY_PLAYERS_WARNING,
     )
     home_assignment = forms.ChoiceField(
         label="Home continents",
@@ -153,8 +147,7 @@ class CreateGameForm(forms.Form):
         min_value=1,
         max_value=MAX_MISSED,
         help_text="A missed decision gets one grace extension; then the greedy bot decides "
-        "for the player. At this many missed turns the player forfeits instead (R31); "
-        "missed setup placements and retreats are made for the player and do not count.",
+        "for the player.",
     )
     absence_pauses_clock = forms.BooleanField(
         label="A player's declared absence stops their clock",
@@ -168,9 +161,6 @@ class CreateGameForm(forms.Form):
         initial=True,
         help_text="A private game is joined through its invite link.",
     )
-
-    # The seat counts the many-players warning applies to (the page shows it for those).
-    many_seats = range(MANY_PLAYERS, MAX_SEATS + 1)
 
     # Each time field holds at least a minute; its message says which time it is.
     AT_LEAST_A_MINUTE = {
@@ -186,6 +176,13 @@ class CreateGameForm(forms.Form):
         low, high = seat_bounds(kind)
         self.fields["seats"].choices = [(n, str(n)) for n in range(low, high + 1)]
         self.fields["seats"].initial = low
+        # The seat counts the kind's many-players warning applies to (the page shows it
+        # for those, and the lobby again once the game is made).
+        many, warning = self.kind.many_players or (high + 1, "")
+        self.many_seats = range(many, high + 1)
+        self.fields["seats"].help_text = warning
+        missed = self.fields["missed_limit"]
+        missed.help_text = f"{missed.help_text} {self.kind.missed_words}"
         # The kind's own options, after the game's name and its number of players.
         own = self.kind.options_fields()
         self.fields.update(own)

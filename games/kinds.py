@@ -518,6 +518,13 @@ class GameKind(ABC):
         its pool forks, so that every process shares it (default: nothing)."""
         return None
 
+    # A warning for a game of many players, from how many on (World War 5: five or six
+    # players, R3); none by default.
+    many_players: ClassVar[tuple[int, str] | None] = None
+    # Which missed decisions count towards a forfeit, and the rule of the forfeit, for
+    # the form that sets the limit (``missed_counts``).
+    missed_words: ClassVar[str] = "At this many missed decisions the player forfeits instead."
+
     # The heading of the game page's lines on who starts (``describe_start``), with the
     # rule that says how (World War 5: R5).
     start_heading: ClassVar[str] = "Who starts"

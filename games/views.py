@@ -28,8 +28,6 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from games import links, seen, selectors, services, wording
 from games.forms import (
-    MANY_PLAYERS,
-    MANY_PLAYERS_WARNING,
     AddBotForm,
     AssignHomeForm,
     BotGameForm,
@@ -367,8 +365,8 @@ def create(request: HttpRequest) -> HttpResponse:
             form.add_error(None, str(refusal))
         else:
             messages.success(request, f"Your game “{game}” is open for players.")
-            if game.seats_wanted >= MANY_PLAYERS:
-                messages.warning(request, MANY_PLAYERS_WARNING)
+            if game.seats_wanted in form.many_seats:
+                messages.warning(request, form.fields["seats"].help_text)
             return redirect(_game_url(game))
     games = [(kind.key, kind.name) for kind in all_kinds()]
     return render(request, "games/create.html", {"form": form, "games": games})

@@ -78,6 +78,10 @@ class RisiKo(GameKind):
     key: ClassVar[str] = "risiko"
     name: ClassVar[str] = "RisiKo"
     start_heading: ClassVar[str] = "Who starts (K12)"
+    missed_words: ClassVar[str] = (
+        "At this many missed turns the player forfeits instead (K36); missed placements "
+        "and a defender's answers to a war are made for the player (K35) and do not count."
+    )
     min_players: ClassVar[int] = 3
     max_players: ClassVar[int] = 6
     template_folder: ClassVar[str] = "risiko"

@@ -61,6 +61,15 @@ class WorldWar5(GameKind):
     template_folder: ClassVar[str] = "ww5"
     hides_nothing: ClassVar[bool] = True
     start_heading: ClassVar[str] = "Who starts (R5)"
+    many_players: ClassVar[tuple[int, str] | None] = (
+        5,
+        "Five or six players (R3): expect a long game. With six, every continent has a "
+        "player, so no one can win until someone is eliminated.",
+    )
+    missed_words: ClassVar[str] = (
+        "At this many missed turns the player forfeits instead (R31); missed setup "
+        "placements and retreats are made for the player and do not count."
+    )
     # greedy first: the bot an event or a ladder adds when none is named
     bots: ClassVar[Mapping[str, Bot]] = {key: _seated(BOTS[key]) for key in ("greedy", "random")}
 

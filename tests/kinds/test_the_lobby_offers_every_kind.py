@@ -97,3 +97,35 @@ def test_options_out_of_the_games_bounds_are_refused_and_nothing_is_made(
     assert response.status_code == 200
     assert "Ensure this value is less than or equal to 9." in response.content.decode()
     assert not Game.objects.exists()
+
+
+def test_the_form_gives_each_games_own_warnings_and_forfeit_rule(alice: User) -> None:
+    """World War 5 warns of five or six players (R3) and forfeits under R31; RisiKo, for
+    which five or six players are usual, warns of nothing and forfeits under K36."""
+    from risiko.kind import RisiKo
+
+    client = signed_in(alice)
+    with registered(RisiKo()):
+        ww5 = client.get(NEW, {"game": "ww5"}).content.decode()
+        risiko = client.get(NEW, {"game": "risiko"}).content.decode()
+        made = client.post(
+            NEW,
+            {
+                **FORM,
+                "game": "risiko",
+                "seats": "5",
+                "board": "classic",
+                "placement": "sealed",
+                "min_reinforcement": "0",
+                "territory_bonus": "per-set",
+                "battle": "dice",
+            },
+            follow=True,
+        )
+
+    assert "Five or six players (R3)" in ww5 and "forfeits instead (R31)" in ww5
+    assert 'class="warning many-players"' not in risiko and "(R3)" not in risiko
+    assert "forfeits instead (K36)" in risiko and "(R31)" not in risiko
+    game = Game.objects.get()
+    assert (game.kind, game.seats_wanted) == ("risiko", 5)
+    assert not [m for m in made.context["messages"] if m.level_tag == "warning"]
