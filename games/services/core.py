@@ -170,6 +170,14 @@ def lock_game(game_id: int) -> Game:
     return game
 
 
+def lock_game_unless_held(game_id: int) -> Game | None:
+    """The game, its row locked, as ``lock_game``; None if another transaction holds it
+    (a move, another sweep: skipped, not awaited) or there is no such game."""
+    features = connection.features
+    skip = features.has_select_for_update_skip_locked
+    return _locked(game_id, " FOR UPDATE SKIP LOCKED" if skip else "")
+
+
 def _locked(game_id: int, lock: str) -> Game | None:
     """The game's row read with ``lock`` (a locking clause, or none where the database
     has no row locks); None if no row was read."""

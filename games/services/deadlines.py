@@ -7,7 +7,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import Q, QuerySet
+from django.db.models import Q
 
 from games import notify
 from games.kinds import kind_of
@@ -18,6 +18,7 @@ from games.services.core import (
     bot_random,
     current_time,
     lock_game,
+    lock_game_unless_held,
     log_move,
     play_bots_after_commit,
     record_move,
@@ -181,34 +182,19 @@ def sweep_reminders(now: datetime | None = None, limit: int = 10_000) -> list[in
     ids of the games reminded.
     """
     now = now or current_time()
-    due = _reminders_due(now).order_by("remind_at", "id")
-    candidates = list(due.values_list("id", flat=True)[:limit])
-    return [game_id for game_id in candidates if _remind(game_id, now)]
-
-
-def _reminders_due(now: datetime) -> QuerySet[Game]:
-    """The games whose reminder is due at ``now``: running, not paused, past their
-    reminder time and before their deadline. The one definition, for the sweep's read
-    and for the check of each game under its lock."""
-    return Game.objects.filter(
+    due = Game.objects.filter(
         status__in=ACTIVE, paused_at__isnull=True, remind_at__lte=now, deadline__gt=now
     )
-
-
-def _lock_if_due(game_id: int, now: datetime) -> Game | None:
-    """The game, its row locked, if its reminder is still due (a move or an organiser
-    may have changed it since the sweep's read); None if it is not, or if another
-    transaction holds it (a move, another sweep: skipped, not awaited)."""
-    due = _reminders_due(now).filter(id=game_id)
-    return due.select_for_update(skip_locked=True).first()
+    candidates = list(due.order_by("remind_at", "id").values_list("id", flat=True)[:limit])
+    return [game_id for game_id in candidates if _remind(game_id, now)]
 
 
 def _remind(game_id: int, now: datetime) -> bool:
     """One game's reminder, in a transaction of its own; False if another sweep or a
     move holds the game, or it is no longer due."""
     with transaction.atomic():
-        game = _lock_if_due(game_id, now)
-        if game is None:
+        game = lock_game_unless_held(game_id)
+        if game is None or not _reminder_due(game, now):
             return False
         Game.objects.filter(id=game_id).update(remind_at=None)
         seats = seats_of(game)
@@ -217,3 +203,15 @@ def _remind(game_id: int, now: datetime) -> bool:
             if not seat.bot:
                 notify.queue_reminder_mail(game, seat, state, seats)
     return True
+
+
+def _reminder_due(game: Game, now: datetime) -> bool:
+    """What the sweep's query asks of a due game, asked again of the locked row."""
+    return (
+        game.status in ACTIVE
+        and game.paused_at is None
+        and game.remind_at is not None
+        and game.remind_at <= now
+        and game.deadline is not None
+        and game.deadline > now
+    )

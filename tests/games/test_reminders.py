@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
+from datetime import timedelta
 from typing import Any
 
 import pytest
@@ -157,18 +157,18 @@ def test_a_game_no_longer_due_when_the_sweep_locks_it_is_not_reminded(
     organiser may change it: the locked row is asked again."""
     assert game.remind_at is not None and game.deadline is not None
     now = game.remind_at + SECOND
-    lock = deadlines._lock_if_due
+    lock = deadlines.lock_game_unless_held
 
-    def changed_first(game_id: int, at: datetime) -> Game | None:
+    def changed_first(game_id: int) -> Game | None:
         if change == "paused":
             services.pause_game(game_id, alice)
         elif change == "moved on":
             Game.objects.filter(pk=game_id).update(remind_at=None)
         else:
             Game.objects.filter(pk=game_id).update(deadline=now - SECOND)
-        return lock(game_id, at)
+        return lock(game_id)
 
-    monkeypatch.setattr(deadlines, "_lock_if_due", changed_first)
+    monkeypatch.setattr(deadlines, "lock_game_unless_held", changed_first)
 
     assert services.sweep_reminders(now) == []
     assert reminders(game) == []
