@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 from django.contrib.auth.models import AbstractBaseUser
 from django.test import Client
+from django.utils import timezone
 
 from games import notify, services
 from games.models import Game
@@ -172,3 +173,30 @@ def test_a_game_no_longer_due_when_the_sweep_locks_it_is_not_reminded(
 
     assert services.sweep_reminders(now) == []
     assert reminders(game) == []
+
+
+@pytest.mark.parametrize("status", [Game.Status.SETUP, Game.Status.PLAY, Game.Status.OVER])
+@pytest.mark.parametrize("paused", [False, True])
+@pytest.mark.parametrize("remind", [None, -1, 0, 1])
+@pytest.mark.parametrize("deadline", [None, -1, 0, 1])
+def test_the_sweeps_query_and_its_check_of_a_locked_game_agree(
+    game: Game, status: str, paused: bool, remind: int | None, deadline: int | None
+) -> None:
+    """A due reminder is defined twice, as the sweep's query and as the check of each
+    game it locks: both give the same answer for every state of a game (minutes from
+    now; 0 is now)."""
+    now = timezone.now()
+
+    def at(minutes: int | None) -> Any:
+        return None if minutes is None else now + timedelta(minutes=minutes)
+
+    Game.objects.filter(pk=game.pk).update(
+        status=status,
+        paused_at=now if paused else None,
+        remind_at=at(remind),
+        deadline=at(deadline),
+    )
+    game.refresh_from_db()
+
+    by_query = deadlines.reminders_due(now).filter(pk=game.pk).exists()
+    assert deadlines.reminder_due(game, now) == by_query
