@@ -599,9 +599,9 @@ def trim_outbox(
     The rows are kept until ``delete_sent_mails`` deletes them, much later: a row's
     ``dedup_key`` stops a second mail for the same decision, a bounce quoting its
     ``message_id`` finds the address it went to, the audit of received mail points at its
-    answers, and its headers tell who was sent what, and when. Only sent mails are trimmed: a failed
-    one stays whole, for an admin may send it again; a queued, retrying or sending one is
-    still to be sent.
+    answers, and its headers tell who was sent what, and when. Only sent mails are
+    trimmed: a failed one stays whole, for an admin may send it again; a queued, retrying
+    or sending one is still to be sent.
 
     Safe at once from several beats and again right after: each batch locks its rows
     skipping those another run holds, and trims only rows not yet trimmed. A batch is a
@@ -631,8 +631,8 @@ def delete_sent_mails(
     By then the mail's decision is long over and a bounce long in: the outbox stops
     growing at about a year of rows. An audit row of received mail still there keeps its
     message, without its deleted answer. A mail not yet trimmed is deleted once it is,
-    and a failed one never. Safe at once from several beats and again right after, in batches
-    as ``trim_outbox`` is."""
+    and a failed one never. Safe at once from several beats and again right after, in
+    batches as ``trim_outbox`` is."""
     if not settings.MAIL_DELETE_SENT_DAYS:
         return 0
     now = now or timezone.now()

@@ -68,8 +68,9 @@ def round_started(tournament: Tournament, made: Any) -> None:
     from games.notify import game_url
     from tournaments.eventsettings import kind_of, kind_options
 
-    homes = kind_of(tournament).role_names(kind_options(tournament))
-    rule = kind_of(tournament).rule_words(kind_options(tournament)).turn_limit_rule
+    kind, options = kind_of(tournament), kind_options(tournament)
+    homes = kind.role_names(options)
+    rule = kind.rule_words(options).turn_limit_rule
     for table in made.tables.select_related("game").prefetch_related("seats__entry__user__profile"):
         seats = list(table.seats.all())
         for seat in seats:

@@ -14,7 +14,7 @@ from django.utils.text import Truncator
 from accounts.services import display_name
 from games import notify, wording
 from games.errors import GameError, StaleForm
-from games.kinds import kind_of
+from games.kinds import RuleWords, kind_of
 from games.models import Game, GameEvent, Move, Seat
 from games.options import LONGEST_EXTENSION
 from games.selectors import can_organise, decides_now, waiting_seats
@@ -71,17 +71,20 @@ def forfeit_seat(
             raise GameError("there is no such seat in this game")
         after, events = position_after_forfeit(game, seat)
         if by is not None:
-            rule = _cited(game, "forfeit_rule")
+            rule = _cited(_rules(game).forfeit_rule)
             text = f"{_organiser(by)} made {_named(seat)} forfeit the game{rule}."
             _tell(game, GameEvent.Kind.FORFEIT, by, text, seat, reason, [seat.user])
         return record_forfeit(game, seat, after, events, source, by)
 
 
-def _cited(game: Game, rule: str) -> str:
-    """ " (R31)": the game's rule by its id (``RuleWords``' ``rule``), for a sentence; ""
-    where the game's rules name none (RisiKo's turn limit)."""
-    cited = getattr(kind_of(game).rule_words(game.options), rule)
-    return f" ({cited})" if cited else ""
+def _rules(game: Game) -> RuleWords:
+    return kind_of(game).rule_words(game.options)
+
+
+def _cited(rule: str) -> str:
+    """ " (R31)": a rule of the game by its id, for a sentence; "" where the game's rules
+    name none (RisiKo's turn limit)."""
+    return f" ({rule})" if rule else ""
 
 
 def resign(game_id: int, user: AbstractBaseUser) -> Move:
@@ -92,7 +95,8 @@ def resign(game_id: int, user: AbstractBaseUser) -> Move:
         if seat is None:
             raise GameError("you have no seat in this game")
         after, events = position_after_forfeit(game, seat)
-        text = f"{_named(seat)} resigned: they forfeit the game{_cited(game, 'forfeit_rule')}."
+        rule = _cited(_rules(game).forfeit_rule)
+        text = f"{_named(seat)} resigned: they forfeit the game{rule}."
         _tell(game, GameEvent.Kind.RESIGN, user, text, seat, "", [user])
         return record_forfeit(game, seat, after, events, Move.Source.WEB, user)
 
@@ -314,7 +318,7 @@ def adjudicate(game_id: int, order: list[list[str]], reason: str) -> Finish:
         if sorted(listed) != sorted(named):
             raise GameError("an adjudication ranks every player of the game once")
         finish = finish_game(game, current_time(), order=order)
-        rule = _cited(game, "turn_limit_rule")
+        rule = _cited(_rules(game).turn_limit_rule)
         text = f"The game ended at its round's deadline under the turn-limit house rule{rule}."
         everyone = [seat.user for seat in seats_of(game)]
         _tell(game, GameEvent.Kind.ADJUDICATE, None, text, None, reason, everyone)

@@ -126,18 +126,23 @@ def test_a_round_past_its_deadline_is_adjudicated_under_the_house_rule(
     assert game.events.filter(kind="adjudicate").exists()
 
 
+def humans_started(league: League, organiser: Any, players: list[Any], **settings: Any) -> Any:
+    """An event "Humans" of ``players``, its first round started; its table mails."""
+    event = services.create_tournament(league, organiser, "Humans", **settings)
+    services.open_registration(event, organiser)
+    for player in players:
+        services.register(event, player)
+    rounds.start(event.pk)
+    mails = OutgoingMail.objects.filter(thread=f"tournament-{event.pk}", kind="tournament_table")
+    assert {m.to_user for m in mails} == set(players)
+    return event, mails
+
+
 def test_players_are_mailed_their_table(
     league_a: League, anna: Any, alice: Any, bob: Any, carol: Any
 ) -> None:
-    event = services.create_tournament(league_a, anna, "Humans")
-    services.open_registration(event, anna)
-    for player in (alice, bob, carol):
-        services.register(event, player)
+    _, mails = humans_started(league_a, anna, [alice, bob, carol])
 
-    rounds.start(event.pk)
-
-    mails = OutgoingMail.objects.filter(thread=f"tournament-{event.pk}", kind="tournament_table")
-    assert {m.to_user for m in mails} == {alice, bob, carol}
     text = mails.get(to_user=alice).body_text
     assert "Round 1 of Humans has started" in text and "home continent" in text
     assert "turn-limit house rule (R28)." in text
@@ -149,15 +154,8 @@ def test_a_risiko_events_players_are_mailed_their_table_in_risikos_words(
 ) -> None:
     """No home continent (RisiKo has none) and no World War 5 rule id."""
     with registered(RisiKo()):
-        event = services.create_tournament(league_a, anna, "Humans", kind="risiko")
-        services.open_registration(event, anna)
-        for player in (alice, bob, carol):
-            services.register(event, player)
+        event, mails = humans_started(league_a, anna, [alice, bob, carol], kind="risiko")
 
-        rounds.start(event.pk)
-
-    mails = OutgoingMail.objects.filter(thread=f"tournament-{event.pk}", kind="tournament_table")
-    assert {m.to_user for m in mails} == {alice, bob, carol}
     for mail in mails:
         assert "Round 1 of Humans has started" in mail.body_text
         for body in (mail.body_text, mail.body_html):

@@ -142,7 +142,7 @@ def settings_of(event: Tournament, schedule: Schedule | None) -> dict[str, Any]:
         "seats": event.first_player,
         "round_seconds": _seconds(event.round_time),
         "house_rule": {
-            "rule": rule_words(event).turn_limit_rule or None,
+            "rule": kind_of(event).rule_words(own).turn_limit_rule or None,
             "name": "turn limit: games still running at a round's deadline are adjudicated",
             "ranking": _ranking_words(event) + ["elimination order"],
         },
