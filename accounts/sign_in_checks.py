@@ -21,6 +21,7 @@ lock for the hash.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import threading
 from collections.abc import Callable, Iterator
@@ -30,7 +31,7 @@ from django.conf import settings
 from django.db import connection, transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
-from django.urls import Resolver404, resolve
+from django.urls import get_script_prefix, reverse
 
 from accounts.clients import client_address
 from accounts.signin import attempted_account
@@ -59,11 +60,17 @@ class SignInChecksMiddleware:
 def is_sign_in(request: HttpRequest) -> bool:
     if request.method != "POST":
         return False
-    try:
-        match = resolve(request.path_info, getattr(request, "urlconf", None))
-    except Resolver404:
-        return False
-    return match.view_name in SIGN_IN_VIEWS
+    urlconf = getattr(request, "urlconf", None) or settings.ROOT_URLCONF
+    return request.path_info in sign_in_paths(urlconf)
+
+
+@functools.lru_cache(maxsize=16)
+def sign_in_paths(urlconf: str) -> frozenset[str]:
+    """The paths of SIGN_IN_VIEWS under ``urlconf``, as a request's ``path_info`` has
+    them. Their patterns take no arguments, so a path is a sign-in's exactly when it is
+    one of these: every request asks, and a set look-up spares it the URL resolver."""
+    prefix = get_script_prefix()
+    return frozenset("/" + reverse(name, urlconf)[len(prefix) :] for name in SIGN_IN_VIEWS)
 
 
 def busy(request: HttpRequest, taken: str) -> HttpResponse:

@@ -122,6 +122,8 @@ def vacuum() -> None:
     with fresh statistics, as autovacuum keeps them on a production server."""
     from django.db import connection
 
+    if connection.vendor != "postgresql":
+        return  # the benchmark's database; a test's may be another
     connection.ensure_connection()
     was = connection.connection.autocommit
     connection.connection.autocommit = True  # VACUUM cannot run in a transaction
@@ -327,40 +329,30 @@ def measure(
     )
 
 
-def counted_moves(games: list[dict[str, Any]], moves: int, top: int = 0) -> str:
-    """Figures of a move that do not depend on the machine's load, so that commits can
-    be compared on a shared machine: ``moves`` accepted moves made in this process
-    through the site's WSGI application (every middleware, the session from Redis, the
-    view, the service), counting the SQL statements the site sends, its Redis commands
-    and its Python function calls (cProfile, in a second pass), and the CPU time of a
-    move (``process_time``, without the profiler). The statements do not include the
-    connection's health check (``SELECT 1`` sent by psycopg, once per request). With
-    ``top``, the ``top`` functions of a further pass by own and by cumulative CPU time
-    (not wall time, which would count the waits for the database) come first."""
-    import cProfile
-    import io
-    import json
+class Mover:
+    """Moves made in this process through the site's WSGI application, in ``playing``
+    (games of ``prepare``) in turn, each a legal action picked for the player whose
+    decision is due, posted with that player's session. A game that has ended leaves
+    ``playing``."""
 
-    import redis
-    from django.db import connection
+    def __init__(self, playing: list[dict[str, Any]], seed: int = 0) -> None:
+        self.playing = playing
+        self.rng = random.Random(seed)
+        self.turns = iter(range(10**9))
 
-    from ww5.engine import legal_actions, load_position
-    from ww5site.wsgi import application
+    def move(self, hook: Any) -> float | None:
+        """One move, its request inside ``hook()``; the CPU seconds of its request, or
+        None if the game had ended."""
+        import io
+        import json
 
-    rng = random.Random(0)
-    # A few games, each visited in turn: after the first pass every session is in the
-    # cache, as in a long run (a session read from the database is an extra statement).
-    playing = list(games[: max(moves // 4, 2)])
-    turn_of = iter(range(10**9))
-    counts = {"sql": 0, "redis": 0}
+        from django.db import connection
 
-    def count_sql(execute: Any, sql: str, params: Any, many: bool, context: Any) -> Any:
-        counts["sql"] += 1
-        return execute(sql, params, many, context)
+        from ww5.engine import legal_actions, load_position
+        from ww5site.wsgi import application
 
-    def one_move(hook: Any) -> float | None:
-        """One move; the CPU seconds of its request, or None if the game has ended."""
-        game = playing[next(turn_of) % len(playing)]
+        playing, rng = self.playing, self.rng
+        game = playing[next(self.turns) % len(playing)]
         with connection.cursor() as cursor:  # the load generator's read, not counted
             cursor.execute(
                 "SELECT g.position, g.turn_number, g.status, s.user_id FROM games_game g "
@@ -401,6 +393,34 @@ def counted_moves(games: list[dict[str, Any]], moves: int, top: int = 0) -> str:
         if not status_line[0].startswith("302"):
             raise RuntimeError(f"HTTP {status_line[0]} for {action!r}")
         return cpu
+
+
+def counted_moves(games: list[dict[str, Any]], moves: int, top: int = 0) -> str:
+    """Figures of a move that do not depend on the machine's load, so that commits can
+    be compared on a shared machine: ``moves`` accepted moves made in this process
+    through the site's WSGI application (every middleware, the session from Redis, the
+    view, the service), counting the SQL statements the site sends, its Redis commands
+    and its Python function calls (cProfile, in a second pass), and the CPU time of a
+    move (``process_time``, without the profiler). The statements do not include the
+    connection's health check (``SELECT 1`` sent by psycopg, once per request). With
+    ``top``, the ``top`` functions of a further pass by own and by cumulative CPU time
+    (not wall time, which would count the waits for the database) come first."""
+    import cProfile
+    import io
+
+    import redis
+    from django.db import connection
+
+    # A few games, each visited in turn: after the first pass every session is in the
+    # cache, as in a long run (a session read from the database is an extra statement).
+    playing = list(games[: max(moves // 4, 2)])
+    counts = {"sql": 0, "redis": 0}
+
+    def count_sql(execute: Any, sql: str, params: Any, many: bool, context: Any) -> Any:
+        counts["sql"] += 1
+        return execute(sql, params, many, context)
+
+    one_move = Mover(playing).move
 
     def run(hook: Any = None, count: int = moves) -> tuple[int, float]:
         done, cpu = 0, 0.0

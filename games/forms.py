@@ -350,3 +350,15 @@ class MoveForm(forms.Form):
     def text(self) -> str:
         data = self.cleaned_data
         return (data.get("notation") or "").strip() or (data.get("action") or "").strip()
+
+
+class SharedFields(dict[str, forms.Field]):
+    """A form's fields that no form changes, given to each form as they are: Django
+    deep-copies every field and widget of a form for each form made (so that one may
+    change its own), which for the form of every decision costs more than checking it."""
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> dict[str, forms.Field]:
+        return dict(self)
+
+
+MoveForm.base_fields = SharedFields(MoveForm.base_fields)

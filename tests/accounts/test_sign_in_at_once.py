@@ -25,8 +25,9 @@ from django.db import connection
 from django.db.backends.base.base import BaseDatabaseWrapper
 from django.http import HttpResponse
 from django.test.utils import CaptureQueriesContext
+from django.urls import Resolver404, resolve, set_script_prefix
 
-from accounts.sign_in_checks import ProcessLocks
+from accounts.sign_in_checks import SIGN_IN_VIEWS, ProcessLocks, is_sign_in, sign_in_paths
 from tests.accounts.conftest import PASSWORD, MakePlayer
 from tests.accounts.hashers import HeldHasher
 from tests.accounts.test_sign_in_limit import (
@@ -238,3 +239,39 @@ def test_on_another_database_the_slots_are_kept_in_the_process() -> None:
             assert take(3)
     with locks.held() as take:
         assert take(1) and take(2) and take(3)
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/accounts/login/",
+        "/admin/login/",
+        "/accounts/login",
+        "/accounts/login/x/",
+        "/admin/",
+        "/accounts/signup/",
+        "/games/1/move/",
+        "/",
+        "/no/such/page/",
+    ],
+)
+def test_a_request_is_a_sign_in_exactly_when_its_path_resolves_to_a_sign_in_view(
+    path: str, rf: Any
+) -> None:
+    try:
+        view = resolve(path).view_name
+    except Resolver404:
+        view = None
+    assert is_sign_in(rf.post(path)) == (view in SIGN_IN_VIEWS)
+    assert not is_sign_in(rf.get(path))
+
+
+def test_both_sign_in_views_are_found_by_their_paths_also_when_the_site_is_under_a_prefix() -> None:
+    assert {resolve(path).view_name for path in sign_in_paths("ww5site.urls")} == SIGN_IN_VIEWS
+    sign_in_paths.cache_clear()
+    set_script_prefix("/site/")  # as the WSGI handler sets it for a site served at /site/
+    try:
+        assert sign_in_paths("ww5site.urls") == {"/accounts/login/", "/admin/login/"}
+    finally:
+        set_script_prefix("/")
+        sign_in_paths.cache_clear()

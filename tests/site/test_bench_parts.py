@@ -5,6 +5,8 @@ bench.capacity's copies of a played game."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from bench import mail as bench_mail
@@ -55,3 +57,21 @@ def test_bench_capacity_copies_a_played_game_with_its_seats_and_moves() -> None:
     for copy in copies:  # each copy waits for the seat its template waits for
         assert copy.to_move is not None and copy.to_move.number == template.to_move.number
         assert copy.position == template.position and copy.turn_number == 10
+
+
+@pytest.mark.django_db(transaction=True)  # its games are made as the benchmark makes them
+def test_bench_web_moves_are_accepted_moves_of_the_site(settings: Any) -> None:
+    import contextlib
+
+    settings.ALLOWED_HOSTS = ["127.0.0.1"]  # the host its requests name, as the bench's server
+
+    from bench import web as bench_web
+    from games.models import Game
+
+    games = bench_web.prepare(2)
+    mover = bench_web.Mover(list(games))
+    turns = {game["id"]: Game.objects.get(pk=game["id"]).turn_number for game in games}
+    for _ in range(6):
+        assert isinstance(mover.move(contextlib.nullcontext), float)
+    for game in Game.objects.filter(pk__in=turns):
+        assert game.turn_number == turns[game.pk] + 3  # three moves each, in turn

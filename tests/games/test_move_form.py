@@ -1,0 +1,36 @@
+"""The form of every decision takes its fields as they are, unchanged by any form."""
+
+from __future__ import annotations
+
+import copy
+
+from games.forms import MoveForm
+
+
+def fields_as_declared() -> list[tuple[str, str, bool, object]]:
+    return [
+        (name, type(field).__name__, field.required, copy.copy(field.widget.attrs))
+        for name, field in MoveForm.base_fields.items()
+    ]
+
+
+def test_forms_share_their_fields_and_none_changes_them() -> None:
+    before = fields_as_declared()
+    good = MoveForm({"action": "grow alaska", "turn": "6", "confirm_elimination": "on"})
+    typed = MoveForm({"notation": "  build europe ", "action": "grow alaska", "turn": "7"})
+    damaged = MoveForm({"action": "", "turn": "-1"})
+    empty = MoveForm()
+
+    assert good.fields["turn"] is typed.fields["turn"] is MoveForm.base_fields["turn"]
+    assert good.fields is not typed.fields  # each form's own dict of them
+    assert good.is_valid() and typed.is_valid() and not damaged.is_valid()
+    assert (good.text, good.cleaned_data["turn"], good.cleaned_data["confirm_elimination"]) == (
+        "grow alaska",
+        6,
+        True,
+    )
+    assert (typed.text, typed.cleaned_data["turn"]) == ("build europe", 7)
+    assert set(damaged.errors) == {"turn", "__all__"}
+    assert 'type="hidden"' in str(empty["turn"]) and 'value="6"' in str(good["turn"])
+    assert 'value="6"' not in str(empty["turn"])  # a value shown stays its form's
+    assert fields_as_declared() == before
