@@ -1,9 +1,14 @@
-"""The form of every decision takes its fields as they are, unchanged by any form."""
+"""The parts of every move's request: its form, which takes its fields as they are,
+unchanged by any form, and the path of the game page the player is sent back to."""
 
 from __future__ import annotations
 
 import copy
 
+import pytest
+from django.urls import reverse, set_script_prefix
+
+from games import views
 from games.forms import MoveForm
 
 
@@ -34,3 +39,14 @@ def test_forms_share_their_fields_and_none_changes_them() -> None:
     assert 'type="hidden"' in str(empty["turn"]) and 'value="6"' in str(good["turn"])
     assert 'value="6"' not in str(empty["turn"])  # a value shown stays its form's
     assert fields_as_declared() == before
+
+
+@pytest.mark.parametrize("prefix", ["/", "/site/"])
+def test_a_games_path_is_the_one_reverse_gives(prefix: str) -> None:
+    set_script_prefix(prefix)  # as the WSGI handler sets it for a site served there
+    try:
+        for pk in (1, 7, 42, 918273645, 10**12):
+            assert views._game_path(pk) == reverse("games:detail", args=[pk])
+            assert views._game_path(pk).startswith(prefix)
+    finally:
+        set_script_prefix("/")
