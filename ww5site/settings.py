@@ -162,7 +162,7 @@ DATABASES = {
 # and each statement outside one, to whichever server connection is free. Nothing may
 # then outlive a transaction on its connection: the site keeps no session state (its
 # advisory locks are transaction-scoped, it sets nothing but the time zone, which
-# PgBouncer keeps per client, and prepares no named statements: see below), and
+# PgBouncer keeps per client, and prepares no statements: Django's psycopg default), and
 # with this setting the ORM's .iterator() reads its rows with a plain query instead of a
 # server-side cursor, which lives on one server connection across the fetches.
 DATABASE_POOLER = os.environ.get("DATABASE_POOLER", "").strip().lower()
@@ -173,15 +173,6 @@ if DATABASE_POOLER not in ("", "pgbouncer"):
     )
 if DATABASE_POOLER:
     DATABASES["default"]["DISABLE_SERVER_SIDE_CURSORS"] = True
-
-if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
-    # Each statement's values are sent beside it (server-side binding), not quoted into
-    # its text by psycopg in Python: 2% of a move's instructions (bench.instructions).
-    # Never as a named prepared statement (prepare_threshold None), which would live on
-    # one server connection: a pooler in transaction mode hands each transaction to any.
-    DATABASES["default"].setdefault("OPTIONS", {}).update(
-        server_side_binding=True, prepare_threshold=None
-    )
 
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # The embedded default serves a threaded web server (and in-process jobs) from one

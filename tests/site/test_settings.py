@@ -317,11 +317,10 @@ def test_no_connection_keeps_state_a_pooler_would_hand_to_another_client(
     ]["default"]
     options = database.get("OPTIONS", {})
 
-    # No named prepared statements, which live on one server connection: the server
-    # binds each statement's values in the unnamed statement of its own exchange, and
-    # psycopg's automatic preparing is off.
-    assert options["server_side_binding"] is True
-    assert "prepare_threshold" in options and options["prepare_threshold"] is None
+    # No prepared statements: psycopg binds on the client, and Django turns its
+    # automatic preparing off (prepare_threshold None) unless told otherwise.
+    assert options.get("server_side_binding") is not True
+    assert options.get("prepare_threshold") is None
     # Times in UTC (USE_TZ) with no time zone of the database's own: Django sets UTC on
     # a new connection whose server runs another zone, a parameter PgBouncer keeps per
     # client and sets again on each server connection it hands that client.
