@@ -3,13 +3,13 @@
     .venv/bin/python -m bench.instructions [--moves 200] [--games 40] [--runs 2]
 
 Times on a shared machine move by a fifth from one run to the next; the instructions a
-move executes move by a few parts in a thousand. This runs the moves of ``bench.web``
-(made in this process through the site's WSGI application: every middleware, the
-session from Redis, the view, the service; players without an address, so no mail)
-under Valgrind's callgrind, which counts the instructions of the requests alone: the
-count is switched on as each request starts and off as it ends, and off while a game
-ends (the result, the ratings, the event's table: rare in a real game, frequent in
-these random ones, and so left out, and counted apart). Before the counted moves, 80
+move executes move by up to 3% (each run's games draw other dice). This runs the moves
+of ``bench.web`` (made in this process through the site's WSGI application: every
+middleware, the session from Redis, the view, the service; players without an address,
+so no mail) under Valgrind's callgrind, which counts the instructions of the requests
+alone: the count is switched on as each request starts and off as it ends, and off while
+a game ends (the result, the ratings, the event's table: rare in a real game, frequent
+in these random ones, and so left out, and counted apart). Before the counted moves, 80
 uncounted ones fill the caches as a running server has them. Each run prints the
 instructions of a move and how many of its moves ended a game.
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import random
 import secrets
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -126,40 +126,28 @@ def _read_seats(game: Game) -> list[Seat]:
     # In SQL: every decision reads them (the ORM's query, select_related("user__profile"),
     # costs more to build than to run); ``rows`` makes the instances as the ORM would.
     sql = (
-        f"SELECT {_SEAT.sql}, {_PLAYER.sql}, {_PROFILE.sql} FROM {_SEAT.table} s{_seat_joins()} "
+        f"SELECT {_SEAT.sql}, {_PLAYER.sql}, {_PROFILE.sql} FROM {_SEAT.table} s "
+        f"LEFT JOIN {_PLAYER.table} u ON {_PLAYER.column()} = {_SEAT.column('user')} "
+        f"LEFT JOIN {_PROFILE.table} p ON {_PROFILE.column('user')} = {_PLAYER.column()} "
         f"WHERE {_SEAT.column('game')} = %s ORDER BY {_SEAT.column('number')}"
     )
+    seats = []
     with connection.cursor() as cursor:
         cursor.execute(sql, [game.pk])
-        found = cursor.fetchall()
-    return [seat for row in found if (seat := _seat_from(row, game)) is not None]
-
-
-def _seat_joins() -> str:
-    """The joins of a seat ``s`` to its player ``u`` and the player's profile ``p``."""
-    return (
-        f" LEFT JOIN {_PLAYER.table} u ON {_PLAYER.column()} = {_SEAT.column('user')}"
-        f" LEFT JOIN {_PROFILE.table} p ON {_PROFILE.column('user')} = {_PLAYER.column()}"
-    )
-
-
-def _seat_from(row: Sequence[Any], game: Game) -> Seat | None:
-    """The seat of a row of seat, player and profile columns, each cached on the other
-    as ``select_related`` caches them; None for the empty seat row of a game without
-    seats."""
-    seat_values, player_values, profile_values = rows.split(row, _SEAT, _PLAYER, _PROFILE)
-    seat = _SEAT.load(seat_values)
-    if seat is None:
-        return None
-    rows.cache_related(seat, "game", game)  # as ``game.seats`` does
-    player = _PLAYER.load(player_values)
-    rows.cache_related(seat, "user", player)
-    if player is not None:
-        profile = _PROFILE.load(profile_values)
-        rows.cache_related(player, "profile", profile)
-        if profile is not None:
-            rows.cache_related(profile, "user", player)
-    return seat
+        for row in cursor.fetchall():
+            seat_values, player_values, profile_values = rows.split(row, _SEAT, _PLAYER, _PROFILE)
+            seat = _SEAT.load(seat_values)
+            assert seat is not None
+            rows.cache_related(seat, "game", game)  # as ``game.seats`` does
+            player = _PLAYER.load(player_values)
+            rows.cache_related(seat, "user", player)
+            if player is not None:
+                profile = _PROFILE.load(profile_values)
+                rows.cache_related(player, "profile", profile)
+                if profile is not None:
+                    rows.cache_related(profile, "user", player)
+            seats.append(seat)
+    return seats
 
 
 def seat_named(game: Game, player: str) -> Seat:
@@ -169,45 +157,16 @@ def seat_named(game: Game, player: str) -> Seat:
     raise LookupError(f"no seat plays {player!r} in game {game.pk}")
 
 
-def lock_game(game_id: int, with_seats: bool = False) -> Game:
+def lock_game(game_id: int) -> Game:
     # Every change to a game locks its row first, so two requests for one game (two
     # players racing, a double submit, a join and a start) run one after the other.
     # In SQL: it starts every decision, and the ORM's query for a model this wide
     # costs more to build than to run (a raw query still matches its columns to the
     # fields by name for every row: ``rows`` knows them).
     features = connection.features
-    lock = " FOR UPDATE" if features.has_select_for_update else ""
-    if with_seats:
-        game = _locked_with_seats(game_id, lock and f"{lock} OF g")
-    else:
-        game = _locked(game_id, lock)
+    game = _locked(game_id, " FOR UPDATE" if features.has_select_for_update else "")
     if game is None:
         raise GameError("there is no such game")
-    return game
-
-
-def _locked_with_seats(game_id: int, lock: str) -> Game | None:
-    """The game's row read with ``lock`` (of the game's row alone), and its seats with
-    their players and profiles (``seats_of``) in the same statement: a decision needs
-    both, and one round trip to the database costs less than two."""
-    if not connection.in_atomic_block:
-        raise TransactionManagementError("a game is locked only inside a transaction")
-    sql = (
-        f"SELECT {_GAME_G.sql}, {_SEAT.sql}, {_PLAYER.sql}, {_PROFILE.sql} "
-        f"FROM {_GAME_G.table} g LEFT JOIN {_SEAT.table} s ON {_SEAT.column('game')} = "
-        f"{_GAME_G.column()}{_seat_joins()} WHERE {_GAME_G.column()} = %s "
-        f"ORDER BY {_SEAT.column('number')}{lock}"
-    )
-    with connection.cursor() as cursor:
-        cursor.execute(sql, [game_id])
-        found = cursor.fetchall()
-    if not found:
-        return None
-    width = len(_GAME_G)
-    game = _GAME_G.load(found[0][:width])
-    assert game is not None
-    seats = [seat for row in found if (seat := _seat_from(row[width:], game)) is not None]
-    game.__dict__["_seat_list"] = seats
     return game
 
 
@@ -234,7 +193,6 @@ def _locked(game_id: int, lock: str) -> Game | None:
 
 
 _GAME = rows.Columns(Game, "")
-_GAME_G = rows.Columns(Game, "g")
 
 
 def check_organiser(game: Game, by: AbstractBaseUser) -> None:
