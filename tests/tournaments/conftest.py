@@ -1,4 +1,4 @@
-"""Fixtures of the tournaments tests: the personas and two leagues."""
+"""Fixtures of the tournaments tests: the personas and two leagues; events made for them."""
 
 from __future__ import annotations
 
@@ -8,7 +8,8 @@ import pytest
 
 from tests.personas import persona
 from tournaments import services
-from tournaments.models import League
+from tournaments.models import League, Tournament
+from tournaments.services import rounds
 
 alice = persona("alice")
 bob = persona("bob")
@@ -39,4 +40,16 @@ def bot_event(
     for _ in range(bots):
         services.add_bot(event, organiser)
     event.refresh_from_db()
+    return event
+
+
+def started_event(
+    league: League, organiser: Any, players: list[Any], name: str, **settings: Any
+) -> Tournament:
+    """An event ``name`` of ``players``, made by ``organiser``, its first round started."""
+    event = services.create_tournament(league, organiser, name, **settings)
+    services.open_registration(event, organiser)
+    for player in players:
+        services.register(event, player)
+    rounds.start(event.pk)
     return event

@@ -11,19 +11,15 @@ from games import selectors
 from games.models import Game
 from inbound.answers import subject_for
 from tests.games.factories import mails_of, play_at_random
+from tests.tournaments.conftest import started_event
 from tournaments import services
 from tournaments.models import League
-from tournaments.services import rounds
 
 pytestmark = pytest.mark.django_db
 
 
 def started_cup(league: League, organiser: Any, players: list[Any]) -> Game:
-    event = services.create_tournament(league, organiser, "Spring Cup", swiss_rounds=2)
-    services.open_registration(event, organiser)
-    for player in players:
-        services.register(event, player)
-    rounds.start(event.pk)
+    event = started_event(league, organiser, players, "Spring Cup", swiss_rounds=2)
     return Game.objects.get(tournament_table__round__tournament=event)
 
 

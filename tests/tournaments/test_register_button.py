@@ -12,20 +12,16 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
+from tests.tournaments.conftest import started_event
 from tournaments import services
 from tournaments.errors import TournamentError
 from tournaments.models import League, Tournament
-from tournaments.services import rounds
 
 pytestmark = pytest.mark.django_db
 
 
 def started(league: League, organiser: Any, players: list[Any], **settings: Any) -> Tournament:
-    event = services.create_tournament(league, organiser, "Running Cup", **settings)
-    services.open_registration(event, organiser)
-    for player in players:
-        services.register(event, player)
-    rounds.start(event.pk)
+    event = started_event(league, organiser, players, "Running Cup", **settings)
     event.refresh_from_db()
     assert event.status == Tournament.Status.RUNNING
     return event

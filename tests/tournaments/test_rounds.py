@@ -15,7 +15,7 @@ from games.models import Game
 from mail.models import OutgoingMail
 from risiko.kind import RisiKo
 from tests.kinds.registered import registered
-from tests.tournaments.conftest import bot_event
+from tests.tournaments.conftest import bot_event, started_event
 from tournaments import services
 from tournaments.core.standings import compute_standings
 from tournaments.errors import TournamentError
@@ -128,11 +128,7 @@ def test_a_round_past_its_deadline_is_adjudicated_under_the_house_rule(
 
 def humans_started(league: League, organiser: Any, players: list[Any], **settings: Any) -> Any:
     """An event "Humans" of ``players``, its first round started; its table mails."""
-    event = services.create_tournament(league, organiser, "Humans", **settings)
-    services.open_registration(event, organiser)
-    for player in players:
-        services.register(event, player)
-    rounds.start(event.pk)
+    event = started_event(league, organiser, players, "Humans", **settings)
     mails = OutgoingMail.objects.filter(thread=f"tournament-{event.pk}", kind="tournament_table")
     assert {m.to_user for m in mails} == set(players)
     return event, mails
