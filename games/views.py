@@ -9,7 +9,7 @@ from __future__ import annotations
 import zoneinfo
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import datetime, timedelta
-from functools import wraps
+from functools import lru_cache, wraps
 from typing import Any
 from urllib.parse import urlencode
 
@@ -80,19 +80,21 @@ def _game_url(game: Game, **query: str) -> str:
 
 
 _MARK = 918273645546372819  # a key no game has, to find where a game's key goes
-_GAME_PATHS: dict[tuple[str, str | None], tuple[str, str]] = {}
 
 
 def _game_path(pk: int) -> str:
-    """``reverse("games:detail", args=[pk])``, the path around the key reversed once for
-    each script prefix and URL configuration: every accepted move is redirected to it,
+    """``reverse("games:detail", args=[pk])``: every accepted move is redirected to it,
     and the resolver's reverse costs a move more than its form's check."""
-    key = (get_script_prefix(), get_urlconf())
-    around = _GAME_PATHS.get(key)
-    if around is None:
-        before, after = reverse("games:detail", args=[_MARK]).split(str(_MARK))
-        around = _GAME_PATHS[key] = (before, after)
-    return f"{around[0]}{pk}{around[1]}"
+    before, after = _game_path_around(get_script_prefix(), get_urlconf())
+    return f"{before}{pk}{after}"
+
+
+@lru_cache(maxsize=16)
+def _game_path_around(prefix: str, urlconf: str | None) -> tuple[str, str]:
+    """A game page's path before and after its key, reversed once for each script
+    prefix and URL configuration (``reverse`` reads both)."""
+    before, after = reverse("games:detail", args=[_MARK]).split(str(_MARK))
+    return before, after
 
 
 def _seats(game: Game) -> list[Seat]:
