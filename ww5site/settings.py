@@ -156,6 +156,9 @@ DATABASES = {
         conn_health_checks=True,
     ),
 }
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    # Django's backend, reading timestamps with psycopg's compiled loader.
+    DATABASES["default"]["ENGINE"] = "ww5site.postgresql"
 
 # DATABASE_POOLER=pgbouncer: DATABASE_URL leads to PostgreSQL through PgBouncer in
 # transaction pooling mode (or a pooler that works alike), which hands each transaction,

@@ -1,0 +1,75 @@
+"""The site's PostgreSQL backend reads timestamps with psycopg's compiled loader and
+gets exactly what Django's own loader gets."""
+
+from __future__ import annotations
+
+import datetime
+
+import pytest
+from django.contrib.auth.models import User
+from django.db import connection
+from django.db.backends.base.base import BaseDatabaseWrapper
+from django.db.backends.postgresql.psycopg_any import register_tzloader
+from psycopg.pq import Format
+
+from ww5site.postgresql.base import COMPILED, TIMESTAMPTZ, UTCTimestampLoader
+
+VALUES = [
+    "2026-11-26 21:00:10.214684+00",
+    "2026-01-01 10:00:00+00",
+    "2026-03-29 01:30:00.5+02",  # another zone's offset, read as UTC
+    "1999-12-31 23:59:59.999999-11",
+    "0001-01-01 00:00:00+00",
+    "9999-12-31 23:59:59.999999+00",
+]
+
+
+def read(cursor: object, sql: str) -> tuple[object, ...]:
+    cursor.execute(sql)  # type: ignore[attr-defined]
+    return cursor.fetchone()  # type: ignore[attr-defined,no-any-return]
+
+
+def test_the_compiled_loader_is_the_connections(postgres: BaseDatabaseWrapper) -> None:
+    assert COMPILED, "psycopg's compiled part (psycopg[binary]) is what the lock file installs"
+    connection.ensure_connection()
+    adapters = connection.connection.adapters
+    assert adapters.get_loader(TIMESTAMPTZ, Format.TEXT) is UTCTimestampLoader
+    with connection.cursor() as cursor:
+        # Django's cursor leaves it in place (it registers its own only for another zone).
+        assert cursor.cursor.adapters.get_loader(TIMESTAMPTZ, Format.TEXT) is UTCTimestampLoader
+
+
+def test_values_are_djangos_to_the_microsecond_and_zone(postgres: BaseDatabaseWrapper) -> None:
+    sql = "SELECT " + ", ".join(f"'{v}'::timestamptz" for v in VALUES) + ", NULL::timestamptz"
+    with connection.cursor() as cursor:
+        ours = read(cursor, sql)
+        register_tzloader(connection.timezone, cursor.cursor)  # Django's own loader
+        assert cursor.cursor.adapters.get_loader(TIMESTAMPTZ, Format.TEXT) is not (
+            UTCTimestampLoader
+        )
+        djangos = read(cursor, sql)
+    assert ours == djangos
+    assert ours[-1] is None
+    for value in ours[:-1]:
+        assert isinstance(value, datetime.datetime)
+        assert value.tzinfo is datetime.UTC
+    assert ours[2] == datetime.datetime(2026, 3, 28, 23, 30, 0, 500000, tzinfo=datetime.UTC)
+
+
+def test_the_orm_reads_back_what_it_wrote(postgres: BaseDatabaseWrapper) -> None:
+    when = datetime.datetime(2026, 11, 26, 21, 0, 10, 214684, tzinfo=datetime.UTC)
+    user = User.objects.create(username="timely", last_login=when)
+    again = User.objects.get(pk=user.pk)
+    assert again.last_login == when
+    assert again.last_login.tzinfo is datetime.UTC  # type: ignore[union-attr]
+    assert again.date_joined.tzinfo is datetime.UTC
+
+
+@pytest.mark.parametrize("text", VALUES[:3])
+def test_a_value_read_alone_is_the_instant_written(
+    postgres: BaseDatabaseWrapper, text: str
+) -> None:
+    with connection.cursor() as cursor:
+        (value,) = read(cursor, f"SELECT '{text}'::timestamptz")
+        (epoch,) = read(cursor, f"SELECT extract(epoch FROM '{text}'::timestamptz)")
+    assert value.timestamp() == pytest.approx(float(epoch), abs=1e-6)  # type: ignore[union-attr]
