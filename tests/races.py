@@ -39,3 +39,16 @@ def race(calls: list[Callable[[], Any]]) -> list[Outcome]:
         thread.join(timeout=60)
     assert not any(thread.is_alive() for thread in threads), "a racing call never finished"
     return outcomes
+
+
+def waiting_for_a_lock() -> int:
+    """How many of the database's sessions wait for a lock now."""
+    with connection.cursor() as cursor:
+        # Within a transaction the activity view is a snapshot, until cleared.
+        cursor.execute("SELECT pg_stat_clear_snapshot()")
+        cursor.execute(
+            "SELECT count(*) FROM pg_stat_activity "
+            "WHERE datname = current_database() AND wait_event_type = 'Lock'"
+        )
+        (count,) = cursor.fetchone()
+    return int(count)

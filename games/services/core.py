@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import random
 import secrets
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -125,28 +125,39 @@ _PROFILE = rows.Columns(Profile, "p")
 def _read_seats(game: Game) -> list[Seat]:
     # In SQL: every decision reads them (the ORM's query, select_related("user__profile"),
     # costs more to build than to run); ``rows`` makes the instances as the ORM would.
-    sql = (
+    with connection.cursor() as cursor:
+        cursor.execute(_seats_sql(), [game.pk])
+        return _seats_from(cursor.fetchall(), game)
+
+
+def _seats_sql() -> str:
+    """The query of a game's seats (the game's key its one value), each with its player
+    and the player's profile, in seat order."""
+    return (
         f"SELECT {_SEAT.sql}, {_PLAYER.sql}, {_PROFILE.sql} FROM {_SEAT.table} s "
         f"LEFT JOIN {_PLAYER.table} u ON {_PLAYER.column()} = {_SEAT.column('user')} "
         f"LEFT JOIN {_PROFILE.table} p ON {_PROFILE.column('user')} = {_PLAYER.column()} "
         f"WHERE {_SEAT.column('game')} = %s ORDER BY {_SEAT.column('number')}"
     )
+
+
+def _seats_from(found: Sequence[Sequence[Any]], game: Game) -> list[Seat]:
+    """The seats of the rows of ``_seats_sql``, each with its player and profile cached
+    on it as ``select_related`` caches them."""
     seats = []
-    with connection.cursor() as cursor:
-        cursor.execute(sql, [game.pk])
-        for row in cursor.fetchall():
-            seat_values, player_values, profile_values = rows.split(row, _SEAT, _PLAYER, _PROFILE)
-            seat = _SEAT.load(seat_values)
-            assert seat is not None
-            rows.cache_related(seat, "game", game)  # as ``game.seats`` does
-            player = _PLAYER.load(player_values)
-            rows.cache_related(seat, "user", player)
-            if player is not None:
-                profile = _PROFILE.load(profile_values)
-                rows.cache_related(player, "profile", profile)
-                if profile is not None:
-                    rows.cache_related(profile, "user", player)
-            seats.append(seat)
+    for row in found:
+        seat_values, player_values, profile_values = rows.split(row, _SEAT, _PLAYER, _PROFILE)
+        seat = _SEAT.load(seat_values)
+        assert seat is not None
+        rows.cache_related(seat, "game", game)  # as ``game.seats`` does
+        player = _PLAYER.load(player_values)
+        rows.cache_related(seat, "user", player)
+        if player is not None:
+            profile = _PROFILE.load(profile_values)
+            rows.cache_related(player, "profile", profile)
+            if profile is not None:
+                rows.cache_related(profile, "user", player)
+        seats.append(seat)
     return seats
 
 
@@ -157,14 +168,22 @@ def seat_named(game: Game, player: str) -> Seat:
     raise LookupError(f"no seat plays {player!r} in game {game.pk}")
 
 
-def lock_game(game_id: int) -> Game:
+def lock_game(game_id: int, with_seats: bool = False) -> Game:
+    """The game, its row locked until the transaction ends; GameError if there is none.
+
+    ``with_seats``: its seats read too (``seats_of``), right after the lock is granted,
+    in the same round trip where the database takes several statements in one query: a
+    decision reads them at once. Only for a caller that reads the seats before it
+    changes any (a seat added or removed before the first ``seats_of`` would be missing
+    from, or left in, the seats read here)."""
     # Every change to a game locks its row first, so two requests for one game (two
     # players racing, a double submit, a join and a start) run one after the other.
     # In SQL: it starts every decision, and the ORM's query for a model this wide
     # costs more to build than to run (a raw query still matches its columns to the
     # fields by name for every row: ``rows`` knows them).
     features = connection.features
-    game = _locked(game_id, " FOR UPDATE" if features.has_select_for_update else "")
+    lock = " FOR UPDATE" if features.has_select_for_update else ""
+    game = _locked(game_id, lock, with_seats)
     if game is None:
         raise GameError("there is no such game")
     return game
@@ -178,18 +197,34 @@ def lock_game_unless_held(game_id: int) -> Game | None:
     return _locked(game_id, " FOR UPDATE SKIP LOCKED" if skip else "")
 
 
-def _locked(game_id: int, lock: str) -> Game | None:
+def _locked(game_id: int, lock: str, with_seats: bool = False) -> Game | None:
     """The game's row read with ``lock`` (a locking clause, or none where the database
-    has no row locks); None if no row was read."""
+    has no row locks); None if no row was read. ``with_seats``: see ``lock_game``.
+
+    The seats' statement follows the lock's in one query: PostgreSQL runs it once the
+    lock is granted, with a snapshot of its own, so it sees what the transaction that
+    held the lock committed. (Joined to the locked row in one statement, the seats
+    would be read in the snapshot taken before the wait, as they were before it.)"""
     if not connection.in_atomic_block:
         raise TransactionManagementError("a game is locked only inside a transaction")
+    sql = f"SELECT {_GAME.sql} FROM {_GAME.table} WHERE {_GAME.column()} = %s{lock}"
+    together = with_seats and getattr(connection, "several_statements", False)
     with connection.cursor() as cursor:
-        cursor.execute(
-            f"SELECT {_GAME.sql} FROM {_GAME.table} WHERE {_GAME.column()} = %s{lock}",
-            [game_id],
-        )
-        row = cursor.fetchone()
-    return _GAME.load(row) if row is not None else None
+        if together:
+            cursor.execute(f"{sql}; {_seats_sql()}", [game_id, game_id])
+            row = cursor.fetchone()
+            cursor.nextset()
+            found = cursor.fetchall()
+        else:
+            cursor.execute(sql, [game_id])
+            row = cursor.fetchone()
+    if row is None:
+        return None
+    game = _GAME.load(row)
+    assert game is not None
+    if together:
+        game.__dict__["_seat_list"] = _seats_from(found, game)
+    return game
 
 
 _GAME = rows.Columns(Game, "")

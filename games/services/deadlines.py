@@ -80,7 +80,7 @@ def handle_missed_decision(game_id: int, now: datetime | None = None) -> str:
     """
     now = now or current_time()
     with transaction.atomic():
-        game = lock_game(game_id)
+        game = lock_game(game_id, with_seats=True)
         waiting = waiting_seats(game, seats_of(game))
         if (
             not game.is_active

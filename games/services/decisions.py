@@ -44,7 +44,7 @@ def submit_move(
     With ``confirm_elimination`` False, a decision that would eliminate the player
     (R15) raises NeedsConfirmation instead of being applied."""
     with transaction.atomic():
-        game = lock_game(game_id)
+        game = lock_game(game_id, with_seats=True)
         seat = _seat_of(game, user)
         if game.turn_number != turn_number and not decision_open(game, seat, turn_number):
             # Only this user's own submission counts as a double submit: an organiser's
@@ -115,7 +115,7 @@ def submit_script(
     those done are recorded as one move with every value they drew. Returns the move
     (None when no line was done: nothing changed) and the report of every line."""
     with transaction.atomic():
-        game = lock_game(game_id)
+        game = lock_game(game_id, with_seats=True)
         seat = _seat_of(game, user)
         if game.turn_number != turn_number and not decision_open(game, seat, turn_number):
             raise StaleForm(
@@ -170,7 +170,7 @@ def play_bot_turns(game_id: int, limit: int = 200) -> int:
     played = 0
     while played < limit:
         with transaction.atomic():
-            game = lock_game(game_id)
+            game = lock_game(game_id, with_seats=True)
             bots = [s for s in waiting_seats(game, seats_of(game)) if s.bot]
             if not game.is_active or game.is_paused or not bots:
                 return played

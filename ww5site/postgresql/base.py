@@ -1,5 +1,6 @@
-"""Django's PostgreSQL backend, with one change: a ``timestamptz`` value is read by
-psycopg's compiled loader.
+"""Django's PostgreSQL backend, with two additions: a ``timestamptz`` value is read by
+psycopg's compiled loader, and the backend says whether one query may hold several
+statements (``several_statements``).
 
 Django reads every ``timestamptz`` through a loader of its own, a Python subclass of
 psycopg's pure-Python loader that parses the text and then sets the time zone Django
@@ -45,6 +46,15 @@ class UTCTimestampLoader:
 
 
 class DatabaseWrapper(base.DatabaseWrapper):
+    @property
+    def several_statements(self) -> bool:
+        """Whether one ``execute`` may send several statements, separated by ";", in one
+        round trip: with Django's default client-side binding, psycopg sends a query
+        with its values in it by PostgreSQL's simple protocol, which runs each statement
+        in turn (each with a snapshot of its own, taken when it starts); with
+        server-side binding (``OPTIONS["server_side_binding"]``) it may not."""
+        return not self.settings_dict["OPTIONS"].get("server_side_binding")
+
     def get_new_connection(self, conn_params: dict[str, Any]) -> Any:
         connection = super().get_new_connection(conn_params)
         if COMPILED and self.timezone is datetime.UTC:
