@@ -19,6 +19,7 @@ from games import services
 from games.models import Game, Move, Seat
 from games.services import core
 from tests.games import factories
+from ww5.engine import legal_actions
 from ww5site import rows
 
 pytestmark = pytest.mark.django_db
@@ -192,3 +193,83 @@ def test_an_update_of_a_missing_row_fails_as_the_orm_fails(alice: AbstractBaseUs
 
     with pytest.raises(DatabaseError, match="did not affect any rows"):
         rows.update(gone, ["turn_number"])
+
+
+def _row_of(columns: rows.Columns[Any], pk: Any) -> list[Any]:
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT {columns.sql} FROM {columns.table} WHERE {columns.column()} = %s", [pk]
+        )
+        return list(cursor.fetchone())
+
+
+def test_an_instance_is_made_as_from_db_makes_it(
+    alice: AbstractBaseUser, bob: AbstractBaseUser
+) -> None:
+    game = services.create_game(alice, home="north-america")
+    services.join_game(game.pk, bob, home="europe")
+    started = Game.objects.get(pk=game.pk)
+    assert started.to_move is not None and started.to_move.user is not None
+    action = legal_actions(services.state_of(started))[0]
+    services.submit_move(game.pk, started.to_move.user, action, started.turn_number)
+    seat = Seat.objects.filter(game=game).first()
+    made = {
+        Game: game.pk,
+        Seat: seat.pk if seat else None,
+        Move: Move.objects.filter(game=game).values_list("pk", flat=True).first(),
+        get_user_model(): alice.pk,
+        Profile: Profile.objects.get(user=alice).pk,
+    }
+    for model, pk in made.items():
+        columns = rows.Columns(model, "")
+        assert columns._plain, model
+        values = _row_of(columns, pk)
+        loaded = columns.load(values)
+        assert loaded is not None
+        expected = model.objects.get(pk=pk)
+        assert type(loaded) is model
+        assert fields_of(loaded) == fields_of(expected), model
+        assert {k for k in loaded.__dict__ if k != "_state"} == {
+            k for k in expected.__dict__ if k != "_state"
+        }, model
+        assert (loaded._state.adding, loaded._state.db) == (False, expected._state.db)
+        assert loaded == expected and loaded.pk == pk
+
+
+def test_a_loaded_instance_reads_its_relations_and_saves_its_fields(
+    alice: AbstractBaseUser, bob: AbstractBaseUser
+) -> None:
+    game = services.create_game(alice, home="north-america")
+    columns = rows.Columns(Seat, "")
+    seat = columns.load(_row_of(columns, Seat.objects.get(game=game).pk))
+    assert seat is not None
+    assert seat.user == alice and seat.game == game  # the foreign keys, read on demand
+    seat.user_id = bob.pk  # the key changed: the cached player goes with it
+    assert seat.user == bob
+    seat.held = "grow alaska"
+    seat.save(update_fields=["held", "user"])
+    assert Seat.objects.filter(pk=seat.pk, held="grow alaska", user=bob).exists()
+
+
+def test_a_receiver_of_an_instances_making_is_heard(alice: AbstractBaseUser) -> None:
+    from django.db.models.signals import post_init, pre_init
+
+    heard: list[str] = []
+
+    def before(sender: Any, **kwargs: Any) -> None:
+        heard.append("pre_init")
+
+    def after(sender: Any, instance: Any, **kwargs: Any) -> None:
+        heard.append(f"post_init {instance.username}")
+
+    columns = rows.Columns(get_user_model(), "")
+    values = _row_of(columns, alice.pk)
+    pre_init.connect(before, sender=get_user_model())
+    post_init.connect(after, sender=get_user_model())
+    try:
+        loaded = columns.load(values)
+    finally:
+        pre_init.disconnect(before, sender=get_user_model())
+        post_init.disconnect(after, sender=get_user_model())
+    assert heard == ["pre_init", f"post_init {alice.username}"]
+    assert loaded is not None and fields_of(loaded) == fields_of(alice)
