@@ -569,7 +569,10 @@ def _rank_seats(game: Game, order: list[list[str]]) -> dict[int, int | None]:
     for name, rank in competition_ranks(order).items():
         seat = seat_named(game, name)
         seat.rank = ranks[seat.pk] = rank
-        seat.save(update_fields=["rank"])
+    if ranks:  # one statement for every seat
+        Seat.objects.filter(pk__in=list(ranks)).update(
+            rank=Case(*(When(pk=pk, then=Value(rank)) for pk, rank in ranks.items()))
+        )
     return ranks
 
 

@@ -24,6 +24,7 @@ from datetime import datetime
 
 from django.db.models import Q
 
+from games import services as games
 from games.kinds import DEFAULT_KIND
 from games.models import Game
 from ratings.core import journal, model
@@ -74,7 +75,7 @@ def rate_game(game: Game, ranks: dict[int, int | None], when: datetime) -> int:
     how many journal rows were written."""
     if any(rank is None for rank in ranks.values()):
         return 0
-    seats = list(game.seats.order_by("number"))
+    seats = games.seats_of(game)  # in seat order; read with the game's lock, as a rule
     written = 0
     if len(seats) >= 2 and all(s.user_id is not None and not s.bot for s in seats):
         players = [(s.user_id, int(ranks[s.pk] or 0), s.number) for s in seats]
