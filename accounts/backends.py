@@ -11,7 +11,7 @@ from axes.backends import AxesStandaloneBackend
 from django.contrib.auth import get_user_model
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.core.exceptions import PermissionDenied
-from django.db import connection
+from django.db import DEFAULT_DB_ALIAS, connections
 from django.http import HttpRequest
 
 from ww5site import rows
@@ -60,7 +60,7 @@ class ProfileModelBackend(AuthenticationBackend):
             key = user_columns.fields[user_columns.pk_at].to_python(user_id)
         except Exception:  # a session naming no valid key: nobody is signed in
             return None
-        with connection.cursor() as cursor:
+        with connections[DEFAULT_DB_ALIAS].cursor() as cursor:
             cursor.execute(
                 f"SELECT {user_columns.sql}, {profile_columns.sql} FROM {user_columns.table} u "
                 f"LEFT JOIN {profile_columns.table} p "

@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 from functools import cached_property
 from typing import Any, Generic, TypeVar
 
-from django.db import DatabaseError, NotSupportedError, connection
+from django.db import DEFAULT_DB_ALIAS, DatabaseError, NotSupportedError, connection, connections
 from django.db.models import Model, signals
 from django.db.models.base import ModelState
 from django.db.models.fields.related_descriptors import ForeignKeyDeferredAttribute
@@ -78,11 +78,13 @@ class Columns(Generic[M]):
         if values[self.pk_at] is None:
             return None
         values = list(values)
-        for at, converters, column in self._converters:
-            for convert in converters:
-                values[at] = convert(values[at], column, connection)
+        if self._converters:
+            db = _db()
+            for at, converters, column in self._converters:
+                for convert in converters:
+                    values[at] = convert(values[at], column, db)
         if not self._plain or signals.pre_init.receivers or signals.post_init.receivers:
-            return self.model.from_db(connection.alias, self.attnames, values)
+            return self.model.from_db(DEFAULT_DB_ALIAS, self.attnames, values)
         # What ``from_db`` makes of a row of every concrete field, for a model that keeps
         # Django's ``__init__`` and ``from_db`` while nothing listens for an instance's
         # making: each field's value under its attribute name, the state of a row
@@ -92,7 +94,7 @@ class Columns(Generic[M]):
         instance.__dict__.update(zip(self.attnames, values, strict=True))
         state = instance._state = ModelState()
         state.adding = False
-        state.db = connection.alias
+        state.db = DEFAULT_DB_ALIAS
         return instance
 
     @cached_property
@@ -140,22 +142,21 @@ def insert(instance: Model, unless_taken: str | None = None) -> bool:
     value already (or is being written with it by a transaction not yet committed,
     whose end PostgreSQL awaits) is left as it is, and nothing is written. Returns
     whether the row was written."""
+    db = _db()
     meta = instance._meta
     pk = meta.pk
     assert pk is not None
     fields = [field for field in meta.concrete_fields if field is not pk or instance.pk is not None]
-    values = [
-        field.get_db_prep_save(field.pre_save(instance, True), connection) for field in fields
-    ]
-    quote = connection.ops.quote_name
+    values = [field.get_db_prep_save(field.pre_save(instance, True), db) for field in fields]
+    quote = db.ops.quote_name
     table, columns = quote(meta.db_table), ", ".join(quote(f.column) for f in fields)
-    returning = connection.features.can_return_columns_from_insert
+    returning = db.features.can_return_columns_from_insert
     sql = f"INSERT INTO {table} ({columns}) VALUES ({', '.join(['%s'] * len(fields))})"
     if unless_taken is not None:
-        if not (connection.features.supports_update_conflicts_with_target and returning):
+        if not (db.features.supports_update_conflicts_with_target and returning):
             raise NotSupportedError("this database cannot skip a row whose key is taken")
         sql += f" ON CONFLICT ({quote(meta.get_field(unless_taken).column)}) DO NOTHING"  # type: ignore[union-attr]
-    with connection.cursor() as cursor:
+    with db.cursor() as cursor:
         cursor.execute(sql + (f" RETURNING {quote(pk.column)}" if returning else ""), values)
         if returning:
             row = cursor.fetchone()
@@ -163,10 +164,10 @@ def insert(instance: Model, unless_taken: str | None = None) -> bool:
                 return False
             (key,) = row
         else:
-            key = connection.ops.last_insert_id(cursor, meta.db_table, pk.column)
+            key = db.ops.last_insert_id(cursor, meta.db_table, pk.column)
     setattr(instance, pk.attname, key)
     instance._state.adding = False
-    instance._state.db = connection.alias
+    instance._state.db = db.alias
     return True
 
 
@@ -176,20 +177,19 @@ def update(instance: Model, names: Sequence[str]) -> None:
     signals, each field's ``pre_save`` and database preparation, and a DatabaseError
     when no row has the instance's key. Without the ORM's query compiler, for a row
     written on a path every request takes."""
+    db = _db()
     model = type(instance)
     fields, sql = _update_statement(model, tuple(names))
     meta = model._meta
     assert meta.pk is not None
     update_fields = frozenset(names)
-    using = connection.alias
+    using = db.alias
     signals.pre_save.send(
         sender=model, instance=instance, raw=False, using=using, update_fields=update_fields
     )
-    values = [
-        field.get_db_prep_save(field.pre_save(instance, False), connection) for field in fields
-    ]
-    values.append(meta.pk.get_db_prep_value(instance.pk, connection))
-    with connection.cursor() as cursor:
+    values = [field.get_db_prep_save(field.pre_save(instance, False), db) for field in fields]
+    values.append(meta.pk.get_db_prep_value(instance.pk, db))
+    with db.cursor() as cursor:
         cursor.execute(sql, values)
         if cursor.rowcount != 1:
             raise DatabaseError("Save with update_fields did not affect any rows.")
@@ -221,3 +221,11 @@ def _update_statement(model: type[Model], names: tuple[str, ...]) -> tuple[list[
         sql = f"UPDATE {quote(meta.db_table)} SET {columns} WHERE {quote(meta.pk.column)} = %s"
         known = _UPDATES[(model, names)] = (fields, sql)
     return known
+
+
+def _db() -> Any:
+    """The database the helpers write to and read from: the default, as ``connection``
+    is, but the connection itself. Each attribute read through the ``connection`` proxy
+    looks the connection up anew (on Python 3.11 by way of an AttributeError, made and
+    dropped): the helpers look it up once a call, and hand it to the fields' methods."""
+    return connections[DEFAULT_DB_ALIAS]

@@ -22,7 +22,7 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
-from django.db import connection, transaction
+from django.db import DEFAULT_DB_ALIAS, connection, connections, transaction
 from django.db.models import Case, Value, When
 from django.db.transaction import TransactionManagementError
 from django.utils import timezone
@@ -181,7 +181,7 @@ def lock_game(game_id: int, with_seats: bool = False) -> Game:
     # In SQL: it starts every decision, and the ORM's query for a model this wide
     # costs more to build than to run (a raw query still matches its columns to the
     # fields by name for every row: ``rows`` knows them).
-    features = connection.features
+    features = connections[DEFAULT_DB_ALIAS].features
     lock = " FOR UPDATE" if features.has_select_for_update else ""
     game = _locked(game_id, lock, with_seats)
     if game is None:
@@ -205,11 +205,12 @@ def _locked(game_id: int, lock: str, with_seats: bool = False) -> Game | None:
     lock is granted, with a snapshot of its own, so it sees what the transaction that
     held the lock committed. (Joined to the locked row in one statement, the seats
     would be read in the snapshot taken before the wait, as they were before it.)"""
-    if not connection.in_atomic_block:
+    db = connections[DEFAULT_DB_ALIAS]  # read through ``connection``, looked up each time
+    if not db.in_atomic_block:
         raise TransactionManagementError("a game is locked only inside a transaction")
     sql = f"SELECT {_GAME.sql} FROM {_GAME.table} WHERE {_GAME.column()} = %s{lock}"
-    together = with_seats and getattr(connection, "several_statements", False)
-    with connection.cursor() as cursor:
+    together = with_seats and getattr(db, "several_statements", False)
+    with db.cursor() as cursor:
         if together:
             cursor.execute(f"{sql}; {_seats_sql()}", [game_id, game_id])
             row = cursor.fetchone()

@@ -62,7 +62,8 @@ def submit_move(
 
 def _seat_of(game: Game, user: AbstractBaseUser) -> Seat:
     """The user's seat in the game; ``NotYourDecision`` for a user without one."""
-    seat = next((s for s in seats_of(game) if s.user_id == user.pk), None)
+    key = user.pk  # read once: a signed-in user is a lazy object, each read a look-up
+    seat = next((s for s in seats_of(game) if s.user_id == key), None)
     if seat is None:
         raise NotYourDecision("you have no seat in this game")
     return seat
