@@ -12,10 +12,11 @@ number has moved past its form's turn (for each game's last POST, checked right 
 the timed run). Before each run the tables it churns are vacuumed. Prints accepted
 moves per second, the p50/p95 latency of the POSTs, and the CPU used per move by
 its gunicorn, its database's PostgreSQL processes and this load generator; then the
-SQL statements, Redis commands, Python calls and CPU of a move made in this process
-through the WSGI application (``--counted-moves``), which the machine's load does not
-change. ``--profile N`` lists the N functions of those moves that take the most CPU.
-Only loopback addresses are used, and every loop is bounded in time.
+SQL statements (and the queries that carry them), Redis commands, Python calls and
+CPU of a move made in this process through the WSGI application (``--counted-moves``),
+which the machine's load does not change. ``--profile N`` lists the N functions of
+those moves that take the most CPU. Only loopback addresses are used, and every loop
+is bounded in time.
 """
 
 from __future__ import annotations
@@ -399,7 +400,8 @@ def counted_moves(games: list[dict[str, Any]], moves: int, top: int = 0) -> str:
     """Figures of a move that do not depend on the machine's load, so that commits can
     be compared on a shared machine: ``moves`` accepted moves made in this process
     through the site's WSGI application (every middleware, the session from Redis, the
-    view, the service), counting the SQL statements the site sends, its Redis commands
+    view, the service), counting the SQL statements the site sends (and the queries,
+    one round trip each, that carry them), its Redis commands
     and its Python function calls (cProfile, in a second pass), and the CPU time of a
     move (``process_time``, without the profiler). The statements do not include the
     connection's health check (``SELECT 1`` sent by psycopg, once per request). With
@@ -414,10 +416,11 @@ def counted_moves(games: list[dict[str, Any]], moves: int, top: int = 0) -> str:
     # A few games, each visited in turn: after the first pass every session is in the
     # cache, as in a long run (a session read from the database is an extra statement).
     playing = list(games[: max(moves // 4, 2)])
-    counts = {"sql": 0, "redis": 0}
+    counts = {"sql": 0, "queries": 0, "redis": 0}
 
     def count_sql(execute: Any, sql: str, params: Any, many: bool, context: Any) -> Any:
-        counts["sql"] += 1
+        counts["queries"] += 1  # a round trip: one query, which may hold several statements
+        counts["sql"] += 1 + sql.count(";")  # the site's values are parameters, never in it
         return execute(sql, params, many, context)
 
     one_move = Mover(playing).move
@@ -464,7 +467,8 @@ def counted_moves(games: list[dict[str, Any]], moves: int, top: int = 0) -> str:
         listing = out.getvalue() + "\n"
     return listing + (
         f"per accepted move, in this process ({counted} moves through the WSGI application): "
-        f"{counts['sql'] / max(counted, 1):.2f} SQL statements, "
+        f"{counts['sql'] / max(counted, 1):.2f} SQL statements in "
+        f"{counts['queries'] / max(counted, 1):.2f} queries, "
         f"{counts['redis'] / max(counted, 1):.2f} Redis commands, "
         f"{total_calls / max(profiled, 1):,.0f} Python function calls, "
         f"CPU {cpu * 1000 / max(timed, 1):.1f} ms"
