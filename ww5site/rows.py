@@ -143,21 +143,14 @@ def insert(instance: Model, unless_taken: str | None = None) -> bool:
     whose end PostgreSQL awaits) is left as it is, and nothing is written. Returns
     whether the row was written."""
     db = _db()
-    meta = instance._meta
+    model = type(instance)
+    meta = model._meta
     pk = meta.pk
     assert pk is not None
-    fields = [field for field in meta.concrete_fields if field is not pk or instance.pk is not None]
+    fields, sql, returning = _insert_statement(model, instance.pk is not None, unless_taken)
     values = [field.get_db_prep_save(field.pre_save(instance, True), db) for field in fields]
-    quote = db.ops.quote_name
-    table, columns = quote(meta.db_table), ", ".join(quote(f.column) for f in fields)
-    returning = db.features.can_return_columns_from_insert
-    sql = f"INSERT INTO {table} ({columns}) VALUES ({', '.join(['%s'] * len(fields))})"
-    if unless_taken is not None:
-        if not (db.features.supports_update_conflicts_with_target and returning):
-            raise NotSupportedError("this database cannot skip a row whose key is taken")
-        sql += f" ON CONFLICT ({quote(meta.get_field(unless_taken).column)}) DO NOTHING"  # type: ignore[union-attr]
     with db.cursor() as cursor:
-        cursor.execute(sql + (f" RETURNING {quote(pk.column)}" if returning else ""), values)
+        cursor.execute(sql, values)
         if returning:
             row = cursor.fetchone()
             if row is None:  # the key was taken: nothing was written
@@ -203,6 +196,36 @@ def update(instance: Model, names: Sequence[str]) -> None:
         raw=False,
         using=using,
     )
+
+
+_INSERTS: dict[tuple[type[Model], bool, str | None], tuple[list[Any], str, bool]] = {}
+
+
+def _insert_statement(
+    model: type[Model], with_key: bool, unless_taken: str | None
+) -> tuple[list[Any], str, bool]:
+    """The fields and the INSERT statement that writes them (the primary key's too when
+    ``with_key``), and whether it returns the new key: made once per model and form, as
+    the statement runs for every move."""
+    known = _INSERTS.get((model, with_key, unless_taken))
+    if known is None:
+        db = _db()
+        meta = model._meta
+        pk = meta.pk
+        assert pk is not None
+        fields = [field for field in meta.concrete_fields if field is not pk or with_key]
+        quote = db.ops.quote_name
+        table, columns = quote(meta.db_table), ", ".join(quote(f.column) for f in fields)
+        returning = db.features.can_return_columns_from_insert
+        sql = f"INSERT INTO {table} ({columns}) VALUES ({', '.join(['%s'] * len(fields))})"
+        if unless_taken is not None:
+            if not (db.features.supports_update_conflicts_with_target and returning):
+                raise NotSupportedError("this database cannot skip a row whose key is taken")
+            sql += f" ON CONFLICT ({quote(meta.get_field(unless_taken).column)}) DO NOTHING"  # type: ignore[union-attr]
+        if returning:
+            sql += f" RETURNING {quote(pk.column)}"
+        known = _INSERTS[(model, with_key, unless_taken)] = (fields, sql, returning)
+    return known
 
 
 _UPDATES: dict[tuple[type[Model], tuple[str, ...]], tuple[list[Any], str]] = {}
