@@ -4,6 +4,7 @@ database connection, released together."""
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -52,3 +53,27 @@ def waiting_for_a_lock() -> int:
         )
         (count,) = cursor.fetchone()
     return int(count)
+
+
+def start_waiting(call: Callable[[], Any]) -> tuple[threading.Thread, Outcome]:
+    """Start ``call`` in a thread of its own (with its own connection), and return once
+    it waits for a lock, one the caller holds: the thread and its outcome, to be joined
+    after the caller lets the lock go."""
+    outcome = Outcome()
+
+    def run() -> None:
+        try:
+            outcome.value = call()
+        except BaseException as error:  # reported to the test, never lost in a thread
+            outcome.error = error
+        finally:
+            connection.close()
+
+    thread = threading.Thread(target=run)
+    thread.start()
+    deadline = time.monotonic() + 20
+    while waiting_for_a_lock() == 0:
+        assert thread.is_alive(), f"the call ended without waiting for the lock: {outcome}"
+        assert time.monotonic() < deadline, "the call never waited for the lock"
+        time.sleep(0.02)
+    return thread, outcome

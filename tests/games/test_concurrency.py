@@ -9,7 +9,6 @@ without it, and fails under CI).
 from __future__ import annotations
 
 import threading
-import time
 from collections.abc import Callable
 from datetime import timedelta
 from functools import partial
@@ -26,7 +25,7 @@ from games import services
 from games.models import Game, Move
 from games.services import Decision, GameError, StaleForm
 from tests.games.factories import STRICT_SETUP, LoadedDice, make_user, play, seated_game
-from tests.races import Outcome, race, waiting_for_a_lock
+from tests.races import Outcome, race, start_waiting
 from ww5 import engine
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -301,30 +300,18 @@ def test_seats_read_with_the_lock_are_as_the_holder_committed_them(duel: Game) -
     """A decision waiting for the game's lock reads the seats once it has it: it sees
     what the holder of the lock committed to them, not the seats as they were when it
     began to wait."""
-    seen: list[tuple[str, str]] = []
-    waited = Outcome()
 
-    def decide() -> None:
-        try:
-            with transaction.atomic():
-                game = services.lock_game(duel.pk, with_seats=True)
-                seen.extend((seat.player_name, seat.held) for seat in services.seats_of(game))
-        except BaseException as error:  # reported to the test, never lost in a thread
-            waited.error = error
-        finally:
-            connection.close()
+    def decide() -> list[tuple[str, str]]:
+        with transaction.atomic():
+            game = services.lock_game(duel.pk, with_seats=True)
+            return [(seat.player_name, seat.held) for seat in services.seats_of(game)]
 
-    thread = threading.Thread(target=decide)
     with transaction.atomic():
         game = services.lock_game(duel.pk)
-        thread.start()
-        deadline = time.monotonic() + 20
-        while waiting_for_a_lock() == 0:
-            assert thread.is_alive(), f"the other ended without waiting: {waited}"
-            assert time.monotonic() < deadline, "the other never waited for the lock"
-            time.sleep(0.02)
+        thread, waited = start_waiting(decide)
         game.seats.filter(number=2).update(held="grow scandinavia")
     thread.join(timeout=30)
 
-    assert waited.error is None
+    assert not thread.is_alive() and waited.error is None
+    seen = waited.value
     assert seen == [("blue", ""), ("purple", "grow scandinavia")]

@@ -4,13 +4,11 @@ it, and the game goes on to its first turn."""
 
 from __future__ import annotations
 
-import threading
-import time
 from collections.abc import Iterator
 
 import pytest
 from django.contrib.auth.models import User
-from django.db import connection, transaction
+from django.db import transaction
 from django.db.backends.base.base import BaseDatabaseWrapper
 
 from games import services
@@ -18,7 +16,7 @@ from games.models import Game
 from risiko.kind import RisiKo
 from tests.games.factories import Clock, alice, bob, carol, clock
 from tests.kinds.registered import registered
-from tests.races import Outcome, waiting_for_a_lock
+from tests.races import start_waiting
 from tests.risiko.test_commitments import PLAYERS, table, user_of
 
 __all__ = ["alice", "bob", "carol", "clock"]
@@ -44,27 +42,13 @@ def test_the_later_of_two_last_decisions_sees_the_earlier_and_ends_the_round(
     services.submit_move(game.pk, user_of(game, red), red_action, game.turn_number)
     game.refresh_from_db()
     form_turn = game.turn_number  # both last forms were made for this turn
-    later = Outcome()
 
-    def yellow_decides() -> None:
-        try:
-            later.value = services.submit_move(
-                game.pk, user_of(game, yellow), yellow_action, form_turn
-            )
-        except BaseException as error:  # reported to the test, never lost in a thread
-            later.error = error
-        finally:
-            connection.close()
+    def yellow_decides() -> services.Decision:
+        return services.submit_move(game.pk, user_of(game, yellow), yellow_action, form_turn)
 
-    thread = threading.Thread(target=yellow_decides)
     with transaction.atomic():
         services.lock_game(game.pk)  # held until blue's decision commits
-        thread.start()
-        deadline = time.monotonic() + 20
-        while waiting_for_a_lock() == 0:
-            assert thread.is_alive(), f"yellow's decision ended without waiting: {later}"
-            assert time.monotonic() < deadline, "yellow's decision never waited for the lock"
-            time.sleep(0.02)
+        thread, later = start_waiting(yellow_decides)
         services.submit_move(game.pk, user_of(game, blue), blue_action, form_turn)
     thread.join(timeout=30)
     assert not thread.is_alive()
