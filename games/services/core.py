@@ -527,7 +527,7 @@ def finish_game(
         ranks = _rank_seats(game, order)
         first = order[0] if order else []
         game.winner = seat_named(game, first[0]) if outcome != DRAW and len(first) == 1 else None
-    game.save(update_fields=STORED_FIELDS)
+    rows.update(game, STORED_FIELDS)  # as save(update_fields=…), signals and all
     finish = Finish(str(outcome), ranks, game.winner_id)
     if announce:
         game_finished.send(sender=Game, game=game, finish=finish)
@@ -560,7 +560,7 @@ def _queue_mails(
 def _finishing_order(state: Any, game: Game) -> list[list[str]]:
     """The kind's finishing order of a finished game (World War 5: R24, R31), from its
     final state and its move log."""
-    history = [(move.action, move.events) for move in game.moves.order_by("number")]
+    history = list(game.moves.order_by("number").values_list("action", "events"))
     return kind_of(game).finishing_order(state, history)
 
 

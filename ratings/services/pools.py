@@ -29,6 +29,7 @@ from games.kinds import DEFAULT_KIND
 from games.models import Game
 from ratings.core import journal, model
 from ratings.models import JournalEntry, LadderGame, Rating, Season
+from ww5site.rows import update as update_row
 
 MODEL_NAME = "openskill.PlackettLuce"
 
@@ -168,7 +169,7 @@ def _rate(pool: Pool, game: Game, players: list[tuple[int, int, int]], when: dat
 def _store(row: Rating, state: journal.PlayerState) -> None:
     row.mu, row.sigma = state.rating.mu, state.rating.sigma
     row.games, row.last_played = state.games, state.last_played
-    row.save(update_fields=["mu", "sigma", "games", "last_played"])
+    update_row(row, ["mu", "sigma", "games", "last_played"])  # as save(update_fields=…)
 
 
 # --- the journal as results, and replays ----------------------------------------------
