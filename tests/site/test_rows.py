@@ -32,8 +32,9 @@ def fields_of(instance: Any) -> dict[str, Any]:
     return {f.attname: getattr(instance, f.attname) for f in instance._meta.concrete_fields}
 
 
+@pytest.mark.parametrize("locked", [False, True])
 def test_seats_are_read_as_the_orm_reads_them(
-    alice: AbstractBaseUser, bob: AbstractBaseUser
+    locked: bool, alice: AbstractBaseUser, bob: AbstractBaseUser
 ) -> None:
     Profile.objects.filter(user=alice).update(
         display_name="Alice A.", away_until=timezone.now() + timedelta(days=2)
@@ -45,6 +46,8 @@ def test_seats_are_read_as_the_orm_reads_them(
     game = Game.objects.get(pk=game.pk)
 
     with CaptureQueriesContext(connection) as queries:
+        if locked:  # a decision's read: the game locked, and its seats in the same query
+            game = services.lock_game(game.pk, with_seats=True)
         seats = services.seats_of(game)
         # Everything a decision reads of them, with no further query.
         for seat in seats:
@@ -53,7 +56,10 @@ def test_seats_are_read_as_the_orm_reads_them(
                 assert seat.user.email
                 getattr(seat.user, "profile", None)
             seat.display_name  # noqa: B018
-    assert len(queries) == 1
+    # Locked where one query cannot hold two statements (SQLite): the lock, then the seats.
+    assert len(queries) == (
+        2 if locked and not getattr(connection, "several_statements", False) else 1
+    )
 
     expected = list(Seat.objects.filter(game=game).select_related("user__profile"))
     expected.sort(key=lambda s: s.number)
@@ -66,6 +72,26 @@ def test_seats_are_read_as_the_orm_reads_them(
     assert not hasattr(second.user, "profile")  # as select_related leaves a missing one
     assert (third.user, third.bot) == (None, "greedy")
     assert not first._state.adding and first._state.db == "default"
+    assert fields_of(game) == fields_of(Game.objects.get(pk=game.pk))
+
+
+def test_a_game_locked_with_its_seats_is_locked_and_a_missing_one_refused(
+    alice: AbstractBaseUser,
+) -> None:
+    game = services.create_game(alice, seats=2, home="north-america")
+    with CaptureQueriesContext(connection) as queries:
+        locked = services.lock_game(game.pk, with_seats=True)
+    if getattr(connection, "several_statements", False):
+        (sql,) = [query["sql"] for query in queries]
+        lock, seats = sql.split("; ")
+        assert lock.endswith(" FOR UPDATE") and seats.startswith("SELECT ")
+        assert 'FROM "games_seat" s' in seats
+    assert [seat.user_id for seat in services.seats_of(locked)] == [alice.pk]
+
+    Seat.objects.filter(game=game).delete()  # a game without seats: its row, no seat
+    assert services.seats_of(services.lock_game(game.pk, with_seats=True)) == []
+    with pytest.raises(services.GameError, match="there is no such game"):
+        services.lock_game(game.pk + 1000, with_seats=True)
 
 
 def test_the_signed_in_player_is_read_with_the_profile(alice: AbstractBaseUser) -> None:
