@@ -401,22 +401,27 @@ def counted_moves(games: list[dict[str, Any]], moves: int, top: int = 0) -> str:
     be compared on a shared machine: ``moves`` accepted moves made in this process
     through the site's WSGI application (every middleware, the session from Redis, the
     view, the service), counting the SQL statements the site sends (and the queries,
-    one round trip each, that carry them), its Redis commands
+    one round trip each, that carry them), every round trip to PostgreSQL (those
+    queries, and what psycopg and Django send beside them: the transaction's BEGIN and
+    COMMIT, a connection health check's ``SELECT 1``; read from libpq's trace of the
+    connection, one ReadyForQuery a round trip), its Redis commands
     and its Python function calls (cProfile, in a second pass), and the CPU time of a
-    move (``process_time``, without the profiler). The statements do not include the
-    connection's health check (``SELECT 1`` sent by psycopg, once per request). With
+    move (``process_time``, without the profiler). With
     ``top``, the ``top`` functions of a further pass by own and by cumulative CPU time
     (not wall time, which would count the waits for the database) come first."""
     import cProfile
     import io
+    import tempfile
 
     import redis
     from django.db import connection
+    from psycopg.pq import Trace
 
     # A few games, each visited in turn: after the first pass every session is in the
     # cache, as in a long run (a session read from the database is an extra statement).
     playing = list(games[: max(moves // 4, 2)])
     counts = {"sql": 0, "queries": 0, "redis": 0}
+    trace = tempfile.TemporaryFile("w+")
 
     def count_sql(execute: Any, sql: str, params: Any, many: bool, context: Any) -> Any:
         counts["queries"] += 1  # a round trip: one query, which may hold several statements
@@ -443,11 +448,27 @@ def counted_moves(games: list[dict[str, Any]], moves: int, top: int = 0) -> str:
         counts["redis"] += 1
         return real_command(self, *args, **options)
 
+    @contextlib.contextmanager
+    def counting() -> Any:
+        # The connection is the one kept from the warm-up's requests: its health check
+        # at the request's start is in the trace, as a gunicorn worker would make it.
+        pgconn = connection.connection.pgconn
+        pgconn.trace(trace.fileno())
+        pgconn.set_trace_flags(Trace.SUPPRESS_TIMESTAMPS)
+        try:
+            with connection.execute_wrapper(count_sql):
+                yield
+        finally:
+            pgconn.untrace()
+
     redis.Redis.execute_command = count_redis  # type: ignore[method-assign]
     try:
-        counted, _ = run(lambda: connection.execute_wrapper(count_sql))
+        counted, _ = run(counting)
     finally:
         redis.Redis.execute_command = real_command  # type: ignore[method-assign]
+    trace.seek(0)
+    round_trips = sum(1 for line in trace if line.startswith("B\t") and "\tReadyForQuery\t" in line)
+    trace.close()
     profile = cProfile.Profile()
     profiled, _ = run(lambda: profile)
     if top:  # the listing in CPU time, not wall time (which counts the waits for replies)
@@ -469,6 +490,7 @@ def counted_moves(games: list[dict[str, Any]], moves: int, top: int = 0) -> str:
         f"per accepted move, in this process ({counted} moves through the WSGI application): "
         f"{counts['sql'] / max(counted, 1):.2f} SQL statements in "
         f"{counts['queries'] / max(counted, 1):.2f} queries, "
+        f"{round_trips / max(counted, 1):.2f} round trips to PostgreSQL, "
         f"{counts['redis'] / max(counted, 1):.2f} Redis commands, "
         f"{total_calls / max(profiled, 1):,.0f} Python function calls, "
         f"CPU {cpu * 1000 / max(timed, 1):.1f} ms"

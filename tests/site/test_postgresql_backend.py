@@ -1,18 +1,21 @@
 """The site's PostgreSQL backend reads timestamps with psycopg's compiled loader and
-gets exactly what Django's own loader gets."""
+gets exactly what Django's own loader gets; its health check asks the server nothing
+while the server has said nothing, and finds a connection the server has ended."""
 
 from __future__ import annotations
 
 import datetime
+import time
+from collections.abc import Iterator
 
 import pytest
 from django.contrib.auth.models import User
-from django.db import connection
+from django.db import DEFAULT_DB_ALIAS, connection, connections
 from django.db.backends.base.base import BaseDatabaseWrapper
 from django.db.backends.postgresql.psycopg_any import register_tzloader
 from psycopg.pq import Format
 
-from ww5site.postgresql.base import COMPILED, TIMESTAMPTZ, UTCTimestampLoader
+from ww5site.postgresql.base import COMPILED, TIMESTAMPTZ, UTCTimestampLoader, _readable
 
 VALUES = [
     "2026-11-26 21:00:10.214684+00",
@@ -73,3 +76,79 @@ def test_a_value_read_alone_is_the_instant_written(
         (value,) = read(cursor, f"SELECT '{text}'::timestamptz")
         (epoch,) = read(cursor, f"SELECT extract(epoch FROM '{text}'::timestamptz)")
     assert value.timestamp() == pytest.approx(float(epoch), abs=1e-6)  # type: ignore[union-attr]
+
+
+@pytest.fixture
+def kept(postgres: BaseDatabaseWrapper) -> Iterator[BaseDatabaseWrapper]:
+    """A second connection to the test database, as a web worker keeps one between
+    requests: in autocommit, no transaction open, health checks on."""
+    other = connections.create_connection(DEFAULT_DB_ALIAS)
+    other.ensure_connection()
+    assert other.health_check_enabled
+    yield other
+    other.close()
+
+
+def last_statement(of: BaseDatabaseWrapper) -> str:
+    """What the server last ran for the connection ``of``, as another connection sees it."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT query FROM pg_stat_activity WHERE pid = %s",
+            [of.connection.info.backend_pid],
+        )
+        (query,) = cursor.fetchone()
+    return str(query)
+
+
+def test_a_quiet_kept_connection_is_usable_without_a_question(
+    kept: BaseDatabaseWrapper,
+) -> None:
+    with kept.cursor() as cursor:
+        cursor.execute("SELECT 42 AS marker")
+    assert kept.is_usable()
+    kept.health_check_done = False
+    kept.close_if_health_check_failed()
+    assert kept.connection is not None  # kept, not closed
+    assert last_statement(kept) == "SELECT 42 AS marker"  # no SELECT 1 was sent
+    with kept.cursor() as cursor:
+        cursor.execute("SELECT 7")
+        assert cursor.fetchone() == (7,)
+
+
+def test_a_connection_the_server_ended_is_closed_and_the_next_query_reconnects(
+    kept: BaseDatabaseWrapper,
+) -> None:
+    old_pid = kept.connection.info.backend_pid
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_terminate_backend(%s)", [old_pid])
+        assert cursor.fetchone() == (True,)
+    deadline = time.monotonic() + 10
+    while not _readable(kept.connection.pgconn.socket) and time.monotonic() < deadline:
+        time.sleep(0.01)  # the server's word on its way
+    assert not kept.is_usable()
+    kept.health_check_done = False
+    kept.close_if_health_check_failed()
+    assert kept.connection is None
+    with kept.cursor() as cursor:  # a request's first query after the check
+        cursor.execute("SELECT pg_backend_pid()")
+        (new_pid,) = cursor.fetchone()
+    assert new_pid != old_pid
+
+
+def test_a_connection_in_a_transaction_is_asked_as_django_asks(
+    kept: BaseDatabaseWrapper,
+) -> None:
+    kept.set_autocommit(False)
+    try:
+        with kept.cursor() as cursor:
+            cursor.execute("SELECT 42 AS marker")
+        assert kept.is_usable()
+        assert last_statement(kept) == "SELECT 1"
+    finally:
+        kept.rollback()
+        kept.set_autocommit(True)
+
+
+def test_a_closed_connection_is_not_usable(kept: BaseDatabaseWrapper) -> None:
+    kept.connection.close()
+    assert not kept.is_usable()
