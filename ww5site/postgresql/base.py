@@ -1,7 +1,8 @@
-"""Django's PostgreSQL backend, with three additions: a ``timestamptz`` value is read by
+"""Django's PostgreSQL backend, with four additions: a ``timestamptz`` value is read by
 psycopg's compiled loader, the backend says whether one query may hold several
-statements (``several_statements``), and the health check of a connection kept between
-requests sends nothing while the server has sent nothing (``is_usable``).
+statements (``several_statements``), the health check of a connection kept between
+requests sends nothing while the server has sent nothing (``is_usable``), and a
+transaction's BEGIN goes with its first statement (``Cursor``).
 
 Django reads every ``timestamptz`` through a loader of its own, a Python subclass of
 psycopg's pure-Python loader that parses the text and then sets the time zone Django
@@ -21,7 +22,7 @@ import select
 from typing import Any
 
 import psycopg
-from django.db.backends.postgresql import base
+from django.db.backends.postgresql import base, operations
 from psycopg.postgres import types
 from psycopg.pq import ConnStatus, Format, TransactionStatus
 
@@ -47,7 +48,61 @@ class UTCTimestampLoader:
         self.load = _LOADER(oid, context).load
 
 
+# What a transaction's first statement is sent after, in the same query: psycopg's own
+# BEGIN for a connection with none of the transaction options set.
+BEGIN = "BEGIN; "
+
+
+class Cursor(base.Cursor):  # type: ignore[name-defined,misc]
+    """Django's client-side binding cursor, whose ``execute`` sends the transaction's
+    BEGIN with the statement that opens it, in one query.
+
+    Out of autocommit (inside ``transaction.atomic``), psycopg sends BEGIN as a query of
+    its own before a transaction's first statement, and waits for its answer: a round
+    trip for nothing, one in six of a move's. Here, when psycopg would do that for a
+    plain ``execute`` (a string, no pipeline, no isolation level, read-only or
+    deferrable option, which psycopg would add to its BEGIN), the statement goes as
+    ``BEGIN; <statement>``, by PostgreSQL's simple protocol, which psycopg's client-side
+    binding uses anyway; psycopg is kept from sending its own BEGIN for that one call,
+    and the cursor is moved past BEGIN's result to the statement's, so the caller sees
+    what it would have seen. Every other way of running a statement (``executemany``,
+    a named cursor, ``copy``, a composed query) is psycopg's, BEGIN and all."""
+
+    def execute(self, query: Any, params: Any = None, **options: Any) -> Any:
+        conn = self._conn
+        if (
+            options
+            or not isinstance(query, str)
+            or conn._autocommit
+            or conn._pipeline is not None
+            or conn.pgconn.transaction_status != TransactionStatus.IDLE
+            or conn.isolation_level is not None
+            or conn.read_only is not None
+            or conn.deferrable is not None
+        ):
+            return super().execute(query, params, **options)
+        conn._autocommit = True  # psycopg's check: it sends no BEGIN of its own
+        try:
+            super().execute(BEGIN + query, params)
+        finally:
+            conn._autocommit = False
+        self.nextset()  # the statement's result, past BEGIN's
+        return self
+
+
+class DatabaseOperations(operations.DatabaseOperations):
+    def last_executed_query(self, cursor: Any, sql: str, params: Any) -> str | None:
+        """The statement as sent, without the BEGIN that went with it (Django's query log,
+        the test client's captured queries)."""
+        sent = super().last_executed_query(cursor, sql, params)
+        if sent is not None and sent.startswith(BEGIN):
+            return sent[len(BEGIN) :]
+        return sent
+
+
 class DatabaseWrapper(base.DatabaseWrapper):
+    ops_class = DatabaseOperations
+
     @property
     def several_statements(self) -> bool:
         """Whether one ``execute`` may send several statements, separated by ";", in one
@@ -56,6 +111,12 @@ class DatabaseWrapper(base.DatabaseWrapper):
         in turn (each with a snapshot of its own, taken when it starts); with
         server-side binding (``OPTIONS["server_side_binding"]``) it may not."""
         return not self.settings_dict["OPTIONS"].get("server_side_binding")
+
+    def get_connection_params(self) -> dict[str, Any]:
+        params = super().get_connection_params()
+        if params.get("cursor_factory") is base.Cursor:  # client-side binding
+            params["cursor_factory"] = Cursor
+        return params
 
     def get_new_connection(self, conn_params: dict[str, Any]) -> Any:
         connection = super().get_new_connection(conn_params)
