@@ -49,7 +49,8 @@ from ww5.engine.state import PLAY
 FOREIGN_WORDS = ("League B", "Cup B", "Ladder B", "Stella", "stella", "carol", "dave", "boris")
 
 # A form's CSRF token: 64 random letters and digits, in which any of the words above may
-# turn up by chance (a four-letter word in one page of twenty thousand or so).
+# turn up by chance ("dave" in about one token of 240,000; a page has one or two, and the
+# scope tests read thousands of pages a run).
 CSRF_TOKEN = re.compile(r'(name="csrfmiddlewaretoken" value=")[A-Za-z0-9]{64}(")')
 
 
