@@ -1,6 +1,6 @@
 """The machine instructions of a move: a figure the machine's load does not change.
 
-    .venv/bin/python -m bench.instructions [--moves 200] [--games 40] [--runs 2]
+    .venv/bin/python -m bench.instructions [--moves 200] [--games 40] [--runs 2] [--ends]
 
 Times on a shared machine move by a fifth from one run to the next; the instructions a
 move executes move by up to 3% (each run's games draw other dice). This runs the moves
@@ -11,7 +11,10 @@ alone: the count is switched on as each request starts and off as it ends, and o
 a game ends (the result, the ratings, the event's table: rare in a real game, frequent
 in these random ones, and so left out, and counted apart). Before the counted moves, 80
 uncounted ones fill the caches as a running server has them. Each run prints the
-instructions of a move and how many of its moves ended a game.
+instructions of a move and how many of its moves ended a game. With ``--ends`` the count
+is the other way round: only the games' ends (``finish_game`` with everything it runs:
+the finishing order, the seats' ranks, the game's row, the ratings, the ladder's and the
+event's part), and each run prints the instructions of a game's end.
 
 Needs Valgrind and a C compiler with Valgrind's headers (Debian: ``apt-get install
 valgrind gcc``): a small library of three functions lets Python switch the count. Runs
@@ -54,7 +57,7 @@ def build_switch(folder: Path) -> Path:
     return library
 
 
-def measure(library: str, games: int, moves: int) -> str:
+def measure(library: str, games: int, moves: int, ends_only: bool = False) -> str:
     """Inside Valgrind: the moves, counted. Prints what the parent reads."""
     import contextlib
     import ctypes
@@ -70,7 +73,7 @@ def measure(library: str, games: int, moves: int) -> str:
 
     def finish_uncounted(*args: Any, **kwargs: Any) -> Any:
         ends[0] += 1
-        if counting[0]:
+        if counting[0]:  # a counted move's end: out of the count; a counted end: into it
             switch.count_toggle()
         try:
             return finish_game(*args, **kwargs)
@@ -81,11 +84,13 @@ def measure(library: str, games: int, moves: int) -> str:
     @contextlib.contextmanager
     def counted() -> Any:
         counting[0] = True
-        switch.count_toggle()
+        if not ends_only:
+            switch.count_toggle()
         try:
             yield
         finally:
-            switch.count_toggle()
+            if not ends_only:
+                switch.count_toggle()
             counting[0] = False
 
     core.finish_game = finish_uncounted
@@ -100,7 +105,7 @@ def measure(library: str, games: int, moves: int) -> str:
     return f"moves {made} ended {ends[0]}"
 
 
-def run_once(library: Path, games: int, moves: int) -> tuple[int, int, int]:
+def run_once(library: Path, games: int, moves: int, ends: bool = False) -> tuple[int, int, int]:
     """One run under callgrind: (moves, games ended among them, instructions counted)."""
     with tempfile.TemporaryDirectory() as folder:
         out = Path(folder) / "callgrind.out"
@@ -120,6 +125,7 @@ def run_once(library: Path, games: int, moves: int) -> tuple[int, int, int]:
                 str(games),
                 "--moves",
                 str(moves),
+                *(["--ends"] if ends else []),
             ],
             cwd=web.ROOT,
             capture_output=True,
@@ -138,10 +144,13 @@ def main() -> None:
     parser.add_argument("--moves", type=int, default=200)
     parser.add_argument("--games", type=int, default=40)
     parser.add_argument("--runs", type=int, default=2)
+    parser.add_argument(
+        "--ends", action="store_true", help="count the games' ends instead of the moves"
+    )
     parser.add_argument("--inside", metavar="LIBRARY", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.inside:
-        print(measure(args.inside, args.games, args.moves), flush=True)
+        print(measure(args.inside, args.games, args.moves, args.ends), flush=True)
         return
     for tool in ("valgrind", "gcc"):
         if shutil.which(tool) is None:
@@ -162,7 +171,14 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as folder:
         library = build_switch(Path(folder))
         for run in range(1, args.runs + 1):
-            moves, ended, collected = run_once(library, args.games, args.moves)
+            moves, ended, collected = run_once(library, args.games, args.moves, args.ends)
+            if args.ends:
+                print(
+                    f"run {run}: {collected / max(ended, 1):,.0f} instructions a game's end "
+                    f"({ended} games ended in {moves} moves, the moves not counted)",
+                    flush=True,
+                )
+                continue
             print(
                 f"run {run}: {collected / max(moves, 1):,.0f} instructions a move "
                 f"({moves} moves; {ended} ended a game, its end not counted)",

@@ -13,9 +13,11 @@ def game_finished(sender: Any, game: Game, finish: Finish, **kwargs: Any) -> Non
     players' places."""
     from ratings.services import ladder, pools
 
+    ladder_game = pools.ladder_game_of(game)  # None for most games: no more to do there
     if finish.has_result:
-        pools.rate_game(game, finish.ranks, game.finished_at or game.created_at)
-    ladder.game_ended(game)
+        pools.rate_game(game, finish.ranks, game.finished_at or game.created_at, ladder_game)
+    if ladder_game is not None:
+        ladder.game_ended(game)
 
 
 def result_corrected(sender: Any, game: Game, ranks: dict[int, int], **kwargs: Any) -> None:

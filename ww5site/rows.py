@@ -25,14 +25,19 @@ Converter = Callable[[Any, Any, Any], Any]
 
 class Columns(Generic[M]):
     """A model's concrete columns under a table alias in a SELECT (or unqualified, with
-    the alias "": a statement on one table, say an UPDATE's RETURNING list)."""
+    the alias "": a statement on one table, say an UPDATE's RETURNING list); or only the
+    fields ``names``, whose rows are read as values (``convert``), not instances."""
 
-    def __init__(self, model: type[M], alias: str) -> None:
+    def __init__(self, model: type[M], alias: str, names: Sequence[str] | None = None) -> None:
         self.model = model
         self.alias = alias
-        self.fields = list(model._meta.concrete_fields)
+        meta = model._meta
+        if names is None:
+            self.fields = list(meta.concrete_fields)
+        else:
+            self.fields = [meta.get_field(name) for name in names]  # type: ignore[misc]
         self.attnames = [field.attname for field in self.fields]
-        self.pk_at = self.fields.index(model._meta.pk)
+        self.pk_at = self.fields.index(meta.pk) if names is None else -1
         self._columns: dict[str, str] = {}
 
     @cached_property
@@ -72,17 +77,24 @@ class Columns(Generic[M]):
                 found.append((at, converters, column))
         return found
 
-    def load(self, values: Sequence[Any]) -> M | None:
-        """The instance these values are a row of; None for the NULL row of a missing
-        LEFT JOIN partner."""
-        if values[self.pk_at] is None:
-            return None
+    def convert(self, values: Sequence[Any]) -> list[Any]:
+        """The row's values as the ORM reads them: each through the database backend's
+        and the field's own converters (a JSON field's text as its value, say)."""
         values = list(values)
         if self._converters:
             db = _db()
             for at, converters, column in self._converters:
                 for convert in converters:
                     values[at] = convert(values[at], column, db)
+        return values
+
+    def load(self, values: Sequence[Any]) -> M | None:
+        """The instance these values are a row of; None for the NULL row of a missing
+        LEFT JOIN partner."""
+        assert self.pk_at >= 0, "the instances of a model are read with all its columns"
+        if values[self.pk_at] is None:
+            return None
+        values = self.convert(values)
         if not self._plain or signals.pre_init.receivers or signals.post_init.receivers:
             return self.model.from_db(DEFAULT_DB_ALIAS, self.attnames, values)
         # What ``from_db`` makes of a row of every concrete field, for a model that keeps
@@ -162,6 +174,50 @@ def insert(instance: Model, unless_taken: str | None = None) -> bool:
     instance._state.adding = False
     instance._state.db = db.alias
     return True
+
+
+def insert_all(instances: Sequence[Model], skip_taken: bool = False) -> None:
+    """Write new instances of one model in one hand-written INSERT, as ``bulk_create``
+    writes them: each field's ``pre_save`` and database preparation, no signals, and
+    the new primary keys set on the instances where the database returns them (in the
+    order of the rows written). Without the ORM's query compiler, for the rows a
+    game's end writes.
+
+    ``skip_taken``: a row that any unique constraint finds taken (or being taken by a
+    transaction not yet committed, whose end PostgreSQL awaits) is left as it is, as
+    ``bulk_create(ignore_conflicts=True)`` leaves it; no key is set then."""
+    if not instances:
+        return
+    db = _db()
+    model = type(instances[0])
+    meta = model._meta
+    pk = meta.pk
+    assert pk is not None and all(type(instance) is model for instance in instances)
+    fields = [field for field in meta.concrete_fields if field is not pk]
+    quote = db.ops.quote_name
+    columns = ", ".join(quote(field.column) for field in fields)
+    row = f"({', '.join(['%s'] * len(fields))})"
+    sql = (
+        f"INSERT INTO {quote(meta.db_table)} ({columns}) VALUES {', '.join([row] * len(instances))}"
+    )
+    returning = not skip_taken and db.features.can_return_rows_from_bulk_insert
+    if skip_taken:
+        sql += " ON CONFLICT DO NOTHING"
+    elif returning:
+        sql += f" RETURNING {quote(pk.column)}"
+    values = [
+        field.get_db_prep_save(field.pre_save(instance, True), db)
+        for instance in instances
+        for field in fields
+    ]
+    with db.cursor() as cursor:
+        cursor.execute(sql, values)
+        keys = [key for (key,) in cursor.fetchall()] if returning else []
+    for instance, key in zip(instances, keys or [None] * len(instances), strict=True):
+        if key is not None:
+            setattr(instance, pk.attname, key)
+        instance._state.adding = False
+        instance._state.db = db.alias
 
 
 def update(instance: Model, names: Sequence[str]) -> None:

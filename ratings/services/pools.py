@@ -22,14 +22,15 @@ from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
+from django.db import DEFAULT_DB_ALIAS, connection, connections
 from django.db.models import Q
 
 from games import services as games
 from games.kinds import DEFAULT_KIND
 from games.models import Game
 from ratings.core import journal, model
-from ratings.models import JournalEntry, LadderGame, Rating, Season
-from ww5site.rows import update as update_row
+from ratings.models import JournalEntry, Ladder, LadderGame, Rating, Season
+from ww5site import rows
 
 MODEL_NAME = "openskill.PlackettLuce"
 
@@ -71,9 +72,12 @@ class Pool:
         return Q(season=self.season)
 
 
-def rate_game(game: Game, ranks: dict[int, int | None], when: datetime) -> int:
-    """Rate a finished game (``ranks``: by seat id) in each pool it belongs to. Returns
-    how many journal rows were written."""
+def rate_game(
+    game: Game, ranks: dict[int, int | None], when: datetime, ladder_game: LadderGame | None
+) -> int:
+    """Rate a finished game (``ranks``: by seat id) in each pool it belongs to: its
+    kind's, and its ladder season's when it is ``ladder_game``'s game
+    (``ladder_game_of``). Returns how many journal rows were written."""
     if any(rank is None for rank in ranks.values()):
         return 0
     seats = games.seats_of(game)  # in seat order; read with the game's lock, as a rule
@@ -81,7 +85,6 @@ def rate_game(game: Game, ranks: dict[int, int | None], when: datetime) -> int:
     if len(seats) >= 2 and all(s.user_id is not None and not s.bot for s in seats):
         players = [(s.user_id, int(ranks[s.pk] or 0), s.number) for s in seats]
         written += _rate(Pool(game.kind), game, players, when)
-    ladder_game = LadderGame.objects.filter(game=game).select_related("season__ladder").first()
     if ladder_game is not None:
         by_seat = dict(ladder_game.seats.values_list("seat_id", "player_id"))
         has_bot = any(s.bot for s in seats)
@@ -91,25 +94,83 @@ def rate_game(game: Game, ranks: dict[int, int | None], when: datetime) -> int:
     return written
 
 
-def _lock_ratings(pool: Pool, keys: Sequence[int]) -> dict[int, Rating]:
-    """The players' rating rows in the pool, made when missing, locked in key order.
+_LADDER_GAME = rows.Columns(LadderGame, "g")
+_SEASON = rows.Columns(Season, "s")
+_LADDER = rows.Columns(Ladder, "l")
+
+
+def ladder_game_of(game: Game) -> LadderGame | None:
+    """The game's ladder game with its season and the season's ladder (as
+    ``select_related("season__ladder")`` gives them), or None for a game of no ladder.
+    In SQL: every game's end asks it, and the ORM's query costs more to build than to
+    run."""
+    sql = (
+        f"SELECT {_LADDER_GAME.sql}, {_SEASON.sql}, {_LADDER.sql} FROM {_LADDER_GAME.table} g "
+        f"JOIN {_SEASON.table} s ON {_SEASON.column()} = {_LADDER_GAME.column('season')} "
+        f"JOIN {_LADDER.table} l ON {_LADDER.column()} = {_SEASON.column('ladder')} "
+        f"WHERE {_LADDER_GAME.column('game')} = %s"
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [game.pk])
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    game_values, season_values, ladder_values = rows.split(row, _LADDER_GAME, _SEASON, _LADDER)
+    ladder_game = _LADDER_GAME.load(game_values)
+    season = _SEASON.load(season_values)
+    assert ladder_game is not None and season is not None
+    rows.cache_related(season, "ladder", _LADDER.load(ladder_values))
+    rows.cache_related(ladder_game, "season", season)
+    return ladder_game
+
+
+_RATING = rows.Columns(Rating, "")
+
+
+def _lock_ratings(
+    pool: Pool, keys: Sequence[int], rated: Game | None = None
+) -> tuple[dict[int, Rating], bool]:
+    """The players' rating rows in the pool, made when missing, locked in key order;
+    and whether the pool's journal holds the game ``rated`` already.
 
     The lock serialises two games of one player finishing at once: each is rated from
-    the rating the other left, and the journal's order is the order they were rated."""
+    the rating the other left, and the journal's order is the order they were rated.
+    In SQL: every rated game's end runs it, and the ORM's statements cost more to build
+    than to run."""
     field = pool.key_field
-    Rating.objects.bulk_create(
+    rows.insert_all(
         [
             Rating(kind=pool.kind, season=pool.season, mu=0.0, sigma=0.0, **{field: key})
             for key in keys
         ],
-        ignore_conflicts=True,  # a row another game made meanwhile
+        skip_taken=True,  # a row another game made meanwhile
     )
-    rows = (
-        Rating.objects.select_for_update()
-        .filter(pool.rows, **{f"{field}__in": keys})
-        .order_by(field)
+    db = connections[DEFAULT_DB_ALIAS]
+    quote = db.ops.quote_name
+    key_column = quote(Rating._meta.get_field(field.removesuffix("_id")).column)  # type: ignore[union-attr]
+    if pool.season is None:
+        where, params = "kind = %s AND season_id IS NULL", [pool.kind]
+    else:
+        where, params = "season_id = %s", [pool.season.pk]
+    seen, seen_params = "0", []
+    if rated is not None:
+        journal_table = quote(JournalEntry._meta.db_table)
+        seen = f"EXISTS (SELECT 1 FROM {journal_table} WHERE {where} AND game_id = %s)"
+        seen_params = [*params, rated.pk]
+    lock = " FOR UPDATE" if db.features.has_select_for_update else ""
+    sql = (
+        f"SELECT {_RATING.sql}, {seen} FROM {_RATING.table} WHERE {where} "
+        f"AND {key_column} IN ({', '.join(['%s'] * len(keys))}) ORDER BY {key_column}{lock}"
     )
-    return {getattr(row, field): row for row in rows}
+    with db.cursor() as cursor:
+        cursor.execute(sql, [*seen_params, *params, *keys])
+        found = cursor.fetchall()
+    locked = {}
+    for row in found:
+        rating = _RATING.load(row[:-1])
+        assert rating is not None
+        locked[getattr(rating, field)] = rating
+    return locked, bool(found and found[0][-1])
 
 
 def _start(row: Rating) -> journal.PlayerState | None:
@@ -133,16 +194,16 @@ def state_of(row: Rating) -> journal.PlayerState | None:
 
 
 def _rate(pool: Pool, game: Game, players: list[tuple[int, int, int]], when: datetime) -> int:
-    if JournalEntry.objects.filter(pool.rows, game=game).exists():
+    locked, rated = _lock_ratings(pool, sorted(key for key, _, _ in players), game)
+    if rated:
         return 0  # rated already: a finish is told once, but never rate twice
-    rows = _lock_ratings(pool, sorted(key for key, _, _ in players))
-    states = {key: s for key, row in rows.items() if (s := _state(row)) is not None}
-    starts = {key: s for key, row in rows.items() if (s := _start(row)) is not None}
+    states = {key: s for key, row in locked.items() if (s := _state(row)) is not None}
+    starts = {key: s for key, row in locked.items() if (s := _start(row)) is not None}
     result = journal.GameResult(game.pk, when, tuple(players))
     made, after = journal.rate_game(states, result, model.DEFAULT, starts)
     record = settings_record()
     field = pool.key_field
-    JournalEntry.objects.bulk_create(
+    rows.insert_all(  # as bulk_create writes them
         [
             JournalEntry(
                 kind=pool.kind,
@@ -162,14 +223,14 @@ def _rate(pool: Pool, game: Game, players: list[tuple[int, int, int]], when: dat
         ]
     )
     for key, state in after.items():
-        _store(rows[int(key)], state)  # type: ignore[call-overload]
+        _store(locked[int(key)], state)  # type: ignore[call-overload]
     return len(made)
 
 
 def _store(row: Rating, state: journal.PlayerState) -> None:
     row.mu, row.sigma = state.rating.mu, state.rating.sigma
     row.games, row.last_played = state.games, state.last_played
-    update_row(row, ["mu", "sigma", "games", "last_played"])  # as save(update_fields=…)
+    rows.update(row, ["mu", "sigma", "games", "last_played"])  # as save(update_fields=…)
 
 
 # --- the journal as results, and replays ----------------------------------------------
@@ -268,9 +329,9 @@ def replay_after(
             )
             changed += 1
     keys = sorted({int(k) for k in states})  # type: ignore[call-overload]
-    rows = _lock_ratings(pool, keys)
+    locked, _ = _lock_ratings(pool, keys)
     for key in keys:
-        _store(rows[key], states[key])
+        _store(locked[key], states[key])
     return changed
 
 

@@ -299,3 +299,86 @@ def test_a_receiver_of_an_instances_making_is_heard(alice: AbstractBaseUser) -> 
         post_init.disconnect(after, sender=get_user_model())
     assert heard == ["pre_init", f"post_init {alice.username}"]
     assert loaded is not None and fields_of(loaded) == fields_of(alice)
+
+
+def _moves(game: Game, seat: Seat, numbers: list[int]) -> list[Move]:
+    at = timezone.now().replace(microsecond=0)  # the same time for moves made a moment apart
+    return [
+        Move(
+            game=game,
+            seat=seat,
+            number=number,
+            action="pass",
+            dice=[place, 6],
+            events=[{"kind": "naïve", "at": [place]}],
+            source=Move.Source.WEB,
+            player_id=seat.user_id,
+            created_at=at,
+        )
+        for place, number in enumerate(numbers, start=1)
+    ]
+
+
+def test_rows_written_together_are_written_as_bulk_create_writes_them(
+    alice: AbstractBaseUser, bob: AbstractBaseUser
+) -> None:
+    game = services.create_game(alice, home="north-america")
+    services.join_game(game.pk, bob, home="europe")
+    game = Game.objects.get(pk=game.pk)
+    seat = services.seats_of(game)[0]
+    by_hand, by_orm = _moves(game, seat, [201, 202]), _moves(game, seat, [301, 302])
+
+    with CaptureQueriesContext(connection) as queries:
+        rows.insert_all(by_hand)
+    Move.objects.bulk_create(by_orm)
+    assert len(queries) == 1
+    for made, model in zip(by_hand, by_orm, strict=True):
+        assert not made._state.adding and made._state.db == "default"
+        written = Move.objects.get(number=made.number)
+        assert fields_of(written) | {"id": 0, "number": 0} == fields_of(
+            Move.objects.get(pk=model.pk)
+        ) | {"id": 0, "number": 0}
+        if connection.features.can_return_rows_from_bulk_insert:
+            assert made.pk == written.pk
+    rows.insert_all([])  # nothing to write: no statement
+
+
+def test_rows_written_together_leave_a_taken_row_as_it_is(
+    alice: AbstractBaseUser, bob: AbstractBaseUser
+) -> None:
+    game = services.create_game(alice, home="north-america")
+    services.join_game(game.pk, bob, home="europe")
+    game = Game.objects.get(pk=game.pk)
+    first, second = services.seats_of(game)
+    (taken,) = _moves(game, first, [401])
+    taken.save()
+    again, new = _moves(game, second, [401, 402])  # (game, number) is unique: 401 is taken
+
+    rows.insert_all([again, new], skip_taken=True)
+    assert Move.objects.get(game=game, number=401).seat_id == first.pk  # left as it was
+    assert Move.objects.get(game=game, number=402).seat_id == second.pk
+    assert again.pk is None and new.pk is None  # no key is known for either
+    with pytest.raises(DatabaseError):
+        rows.insert_all(_moves(game, second, [401]))  # without skip_taken: refused
+
+
+def test_named_columns_are_read_as_the_orm_reads_them(
+    alice: AbstractBaseUser, bob: AbstractBaseUser
+) -> None:
+    game = services.create_game(alice, home="north-america")
+    services.join_game(game.pk, bob, home="europe")
+    game = Game.objects.get(pk=game.pk)
+    Move.objects.bulk_create(_moves(game, services.seats_of(game)[0], [1, 2]))
+    history = rows.Columns(Move, "", ["action", "events"])
+
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT {history.sql} FROM {history.table} WHERE {history.column('game')} = %s "
+            f"ORDER BY {history.column('number')}",
+            [game.pk],
+        )
+        read = [tuple(history.convert(row)) for row in cursor.fetchall()]
+    assert read == list(game.moves.order_by("number").values_list("action", "events"))
+    assert read[0][1] == [{"kind": "naïve", "at": [1]}]
+    with pytest.raises(AssertionError):
+        history.load(["pass", "[]"])  # not a whole row: no instance

@@ -243,3 +243,31 @@ def test_a_game_is_ranked_on_its_position_when_it_ends_not_when_the_sweep_read_i
     reason = GameEvent.objects.get(game=game, kind=GameEvent.Kind.ADJUDICATE).reason
     for player, values in measured.items():
         assert f"{player}: {', '.join(str(v) for v in values)}" in reason
+
+
+def test_a_games_table_is_read_with_its_round_as_the_orm_reads_them(
+    league_a: League, anna: Any
+) -> None:
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    event = bot_event(league_a, anna, 4, swiss_rounds=1)
+    made = rounds.start(event.pk)
+    assert made is not None
+    (table,) = made.tables.all()
+    assert table.game is not None
+
+    with CaptureQueriesContext(connection) as queries:
+        read = rounds.table_of(table.game)
+        assert read is not None
+        round_read = read.round  # cached: no further query
+    assert len(queries) == 1
+
+    def fields_of(instance: Any) -> dict[str, Any]:
+        return {f.attname: getattr(instance, f.attname) for f in instance._meta.concrete_fields}
+
+    expected = Table.objects.select_related("round").get(pk=table.pk)
+    assert fields_of(read) == fields_of(expected)
+    assert fields_of(round_read) == fields_of(expected.round)
+    casual = Game.objects.create(name="no event's")
+    assert rounds.table_of(casual) is None

@@ -17,7 +17,7 @@ from dataclasses import asdict
 from datetime import datetime
 from typing import Any
 
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
 from games import services as games
@@ -35,6 +35,7 @@ from tournaments.eventsettings import check_settings, game_options, kind_of, kin
 from tournaments.models import Bye, Entry, Round, Table, TableSeat, Tournament
 from tournaments.selectors import history, table_title
 from tournaments.services.events import lock_event
+from ww5site import rows
 
 # The published rankings of unfinished games (R28), by the event's setting: measures of
 # the game's kind (``GameKind.adjudication_measures``), compared in order.
@@ -356,7 +357,7 @@ def record_result(game: Game, finish: Finish, now: datetime | None = None) -> Ta
     """A game of an event has ended (``games.signals.game_finished``, in the game's
     transaction): keep its finishing order by entry, drop a player who forfeited it on
     time, and end the round when it was its last game."""
-    table = Table.objects.filter(game=game).select_related("round").first()
+    table = table_of(game)
     if table is None:
         return None
     now = now or timezone.now()
@@ -375,6 +376,31 @@ def record_result(game: Game, finish: Finish, now: datetime | None = None) -> Ta
     table.save(update_fields=["result", "result_source", "finished_at"])
     _drop_timeout_forfeiters(table, game, by_seat)
     _end_round_if_done(event, table.round, now)
+    return table
+
+
+_TABLE = rows.Columns(Table, "t")
+_ROUND = rows.Columns(Round, "r")
+
+
+def table_of(game: Game) -> Table | None:
+    """The event's table the game is played at, with its round (as
+    ``select_related("round")`` gives it), or None for a game of no event. In SQL: every
+    game's end asks it, and the ORM's query costs more to build than to run."""
+    sql = (
+        f"SELECT {_TABLE.sql}, {_ROUND.sql} FROM {_TABLE.table} t "
+        f"JOIN {_ROUND.table} r ON {_ROUND.column()} = {_TABLE.column('round')} "
+        f"WHERE {_TABLE.column('game')} = %s"
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [game.pk])
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    table_values, round_values = rows.split(row, _TABLE, _ROUND)
+    table = _TABLE.load(table_values)
+    assert table is not None
+    rows.cache_related(table, "round", _ROUND.load(round_values))
     return table
 
 
