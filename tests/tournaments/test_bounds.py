@@ -22,6 +22,9 @@ from tournaments.services import rounds, sweeps
 pytestmark = pytest.mark.django_db
 
 FOREVER = timedelta(days=999_999_999)
+# Beyond the bounds and beyond any date (today plus it is past the year 9999), yet a
+# duration every database stores (SQLite keeps microseconds in 64 bits: FOREVER's overflow).
+UNDATEABLE = timedelta(days=9_999_999)
 FAR = datetime(9999, 12, 31, 23, 0, tzinfo=timezone.get_current_timezone())
 
 OUT_OF_BOUNDS = [
@@ -114,7 +117,7 @@ def test_an_event_saved_before_the_bounds_is_refused_at_its_start_with_the_reaso
 ) -> None:
     event = bot_event(league_a, anna, 4)
     Tournament.objects.filter(pk=event.pk).update(
-        round_time=FOREVER, starts_at=timezone.now() - timedelta(minutes=1)
+        round_time=UNDATEABLE, starts_at=timezone.now() - timedelta(minutes=1)
     )
 
     with pytest.raises(TournamentError, match="allow a round an hour to 365 days"):
