@@ -1,5 +1,6 @@
 """WSGI entry point: `application` for gunicorn, uWSGI and the like."""
 
+import gc
 import os
 
 from django.core.wsgi import get_wsgi_application
@@ -27,3 +28,8 @@ def _warm_up() -> None:
 
 
 _warm_up()
+# What the process has made by now (Django's apps and models, the URLconf, every page's
+# module) lives as long as it does: out of the cyclic collector's reach, whose full
+# collections walked all of it again and again while serving (4% of a move's
+# instructions, bench.instructions). Garbage made while serving is collected as before.
+gc.freeze()
