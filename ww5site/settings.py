@@ -128,6 +128,10 @@ MIDDLEWARE = [
     "axes.middleware.AxesMiddleware",
 ]
 
+# The messages a page shows once: a signed cookie, else the session (Django's fallback
+# storage), the cookie not compressed: the site's messages are short (ww5site.messages).
+MESSAGE_STORAGE = "ww5site.messages.MessageStorage"
+
 ROOT_URLCONF = "ww5site.urls"
 
 TEMPLATES = [
