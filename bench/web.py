@@ -24,6 +24,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import http.client
+import importlib
 import os
 import random
 import statistics
@@ -78,7 +79,6 @@ def prepare(games: int) -> list[dict[str, Any]]:
     from django.conf import settings
     from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY, load_backend
     from django.contrib.auth.models import User
-    from django.contrib.sessions.backends.db import SessionStore
 
     from games import services
     from games.models import Game, Move
@@ -91,6 +91,11 @@ def prepare(games: int) -> list[dict[str, Any]]:
     backend = next(
         path for path in settings.AUTHENTICATION_BACKENDS if hasattr(load_backend(path), "get_user")
     )
+
+    # The store a sign-in writes its session with (the site's: the database and the
+    # cache), so the moves read it from the cache as a signed-in player's do; written to
+    # the database alone, each session's first move read it from there and cached it.
+    SessionStore = importlib.import_module(settings.SESSION_ENGINE).SessionStore
 
     def session(user: User) -> str:
         store = SessionStore()
