@@ -6,12 +6,19 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
-from django.contrib.auth.models import AbstractBaseUser
-from django.test import Client
+from django.contrib.auth.middleware import AuthenticationMiddleware
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.contrib.sessions.middleware import SessionMiddleware
+from django.db import connection
+from django.http import HttpRequest, HttpResponse
+from django.test import Client, RequestFactory
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.functional import SimpleLazyObject
 
 from accounts.forms import ProfileForm
+from accounts.middleware import TimeZoneMiddleware
 from accounts.services import update_profile
 from games.models import Game
 from tests.games.factories import LoadedDice, dice, seated_game
@@ -112,3 +119,33 @@ def test_the_time_left_shows_beside_the_deadline(
 
     assert "(2\xa0days, 2\xa0hours left)" in page or "(2\xa0days, 3\xa0hours left)" in page
     assert "left</span>" in lobby
+
+
+@pytest.mark.parametrize("signed", [True, False])
+def test_past_the_zone_the_request_holds_the_user_itself_read_once(
+    signed: bool, alice: AbstractBaseUser
+) -> None:
+    seen: list[object] = []
+
+    def view(request: HttpRequest) -> HttpResponse:
+        seen.append(request.user)
+        return HttpResponse()
+
+    client = signed_in(alice) if signed else Client()
+    request = RequestFactory().get("/")
+    request.COOKIES.update({name: morsel.value for name, morsel in client.cookies.items()})
+    SessionMiddleware(view).process_request(request)
+    AuthenticationMiddleware(view).process_request(request)
+    assert isinstance(request.user, SimpleLazyObject)  # Django's lazy stand-in
+    with CaptureQueriesContext(connection) as queries:
+        TimeZoneMiddleware(view)(request)
+        (user,) = seen
+        user.is_authenticated  # noqa: B018
+        getattr(user, "profile", None)
+
+    assert not isinstance(user, SimpleLazyObject)  # the user itself, for everything after
+    if signed:
+        assert user.pk == alice.pk and user.is_authenticated
+        assert len(queries) <= 2  # the session (unless cached) and the user with its profile
+    else:
+        assert isinstance(user, AnonymousUser)
