@@ -135,6 +135,18 @@ def split(row: Sequence[Any], *parts: Columns[Any]) -> list[Sequence[Any]]:
     return pieces
 
 
+def first(sql: str, params: Sequence[Any], *parts: Columns[Any]) -> list[Any] | None:
+    """The instances of the first row ``sql`` reads, one for each of its ``parts`` (the
+    models whose columns it selects, in order; None for a missing LEFT JOIN partner),
+    or None when it reads no row."""
+    with _db().cursor() as cursor:
+        cursor.execute(sql, params)
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    return [part.load(values) for part, values in zip(parts, split(row, *parts), strict=True)]
+
+
 def cache_related(instance: Model, name: str, other: Model | None) -> None:
     """Set ``instance.<name>`` (a forward or reverse one-to-one or foreign key) as
     ``select_related`` would, so reading it runs no query."""

@@ -22,7 +22,7 @@ from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-from django.db import DEFAULT_DB_ALIAS, connection, connections
+from django.db import DEFAULT_DB_ALIAS, connections
 from django.db.models import Q
 
 from games import services as games
@@ -110,16 +110,11 @@ def ladder_game_of(game: Game) -> LadderGame | None:
         f"JOIN {_LADDER.table} l ON {_LADDER.column()} = {_SEASON.column('ladder')} "
         f"WHERE {_LADDER_GAME.column('game')} = %s"
     )
-    with connection.cursor() as cursor:
-        cursor.execute(sql, [game.pk])
-        row = cursor.fetchone()
-    if row is None:
+    found = rows.first(sql, [game.pk], _LADDER_GAME, _SEASON, _LADDER)
+    if found is None:
         return None
-    game_values, season_values, ladder_values = rows.split(row, _LADDER_GAME, _SEASON, _LADDER)
-    ladder_game = _LADDER_GAME.load(game_values)
-    season = _SEASON.load(season_values)
-    assert ladder_game is not None and season is not None
-    rows.cache_related(season, "ladder", _LADDER.load(ladder_values))
+    ladder_game, season, ladder = found
+    rows.cache_related(season, "ladder", ladder)
     rows.cache_related(ladder_game, "season", season)
     return ladder_game
 

@@ -39,6 +39,16 @@ def _read(response: HttpResponse, request: HttpRequest) -> list[str]:
     return [str(message) for message in MessageStorage(following)]
 
 
+def _djangos(words: str) -> tuple[HttpRequest, HttpResponse]:
+    """A request and its response carrying ``words`` in Django's own message cookie."""
+    request = _request()
+    storage = CookieStorage(request)
+    storage.add(messages.INFO, words)
+    response = HttpResponse()
+    storage.update(response)
+    return request, response
+
+
 def test_the_site_keeps_its_messages_in_the_storage_that_does_not_compress(
     settings: Any,
 ) -> None:
@@ -56,21 +66,12 @@ def test_a_message_is_kept_in_a_cookie_signed_as_written_and_read_once() -> None
     assert not value.startswith(".")  # Django's mark of a compressed value
     assert _read(response, request) == [words]
     # Django's own cookie storage would have compressed these words.
-    django_request = _request()
-    django_storage = CookieStorage(django_request)
-    django_storage.add(messages.SUCCESS, words)
-    django_response = HttpResponse()
-    django_storage.update(django_response)
-    assert django_response.cookies["messages"].value.startswith(".")
+    assert _djangos(words)[1].cookies["messages"].value.startswith(".")
 
 
 def test_a_cookie_written_by_djangos_storage_compressed_is_read() -> None:
     words = "A tournament round has started. " * 10
-    django_request = _request()
-    django_storage = CookieStorage(django_request)
-    django_storage.add(messages.INFO, words)
-    django_response = HttpResponse()
-    django_storage.update(django_response)
+    django_request, django_response = _djangos(words)
     assert django_response.cookies["messages"].value.startswith(".")
 
     assert _read(django_response, django_request) == [words]

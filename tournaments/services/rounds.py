@@ -17,7 +17,7 @@ from dataclasses import asdict
 from datetime import datetime
 from typing import Any
 
-from django.db import IntegrityError, connection, transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from games import services as games
@@ -392,15 +392,11 @@ def table_of(game: Game) -> Table | None:
         f"JOIN {_ROUND.table} r ON {_ROUND.column()} = {_TABLE.column('round')} "
         f"WHERE {_TABLE.column('game')} = %s"
     )
-    with connection.cursor() as cursor:
-        cursor.execute(sql, [game.pk])
-        row = cursor.fetchone()
-    if row is None:
+    found = rows.first(sql, [game.pk], _TABLE, _ROUND)
+    if found is None:
         return None
-    table_values, round_values = rows.split(row, _TABLE, _ROUND)
-    table = _TABLE.load(table_values)
-    assert table is not None
-    rows.cache_related(table, "round", _ROUND.load(round_values))
+    table, round_ = found
+    rows.cache_related(table, "round", round_)
     return table
 
 
