@@ -32,6 +32,13 @@ def fields_of(instance: Any) -> dict[str, Any]:
     return {f.attname: getattr(instance, f.attname) for f in instance._meta.concrete_fields}
 
 
+def _two_players(alice: AbstractBaseUser, bob: AbstractBaseUser) -> Game:
+    """A game of alice and bob, read afresh."""
+    game = services.create_game(alice, home="north-america")
+    services.join_game(game.pk, bob, home="europe")
+    return Game.objects.get(pk=game.pk)
+
+
 @pytest.mark.parametrize("locked", [False, True])
 def test_seats_are_read_as_the_orm_reads_them(
     locked: bool, alice: AbstractBaseUser, bob: AbstractBaseUser
@@ -120,9 +127,7 @@ def test_an_inactive_player_is_not_signed_in(alice: AbstractBaseUser) -> None:
 def test_a_move_is_written_as_the_orm_writes_it(
     alice: AbstractBaseUser, bob: AbstractBaseUser
 ) -> None:
-    game = services.create_game(alice, home="north-america")
-    services.join_game(game.pk, bob, home="europe")
-    game = Game.objects.get(pk=game.pk)
+    game = _two_players(alice, bob)
     seat = services.seats_of(game)[0]
     made = {
         "game": game,
@@ -322,9 +327,7 @@ def _moves(game: Game, seat: Seat, numbers: list[int]) -> list[Move]:
 def test_rows_written_together_are_written_as_bulk_create_writes_them(
     alice: AbstractBaseUser, bob: AbstractBaseUser
 ) -> None:
-    game = services.create_game(alice, home="north-america")
-    services.join_game(game.pk, bob, home="europe")
-    game = Game.objects.get(pk=game.pk)
+    game = _two_players(alice, bob)
     seat = services.seats_of(game)[0]
     by_hand, by_orm = _moves(game, seat, [201, 202]), _moves(game, seat, [301, 302])
 
@@ -346,9 +349,7 @@ def test_rows_written_together_are_written_as_bulk_create_writes_them(
 def test_rows_written_together_leave_a_taken_row_as_it_is(
     alice: AbstractBaseUser, bob: AbstractBaseUser
 ) -> None:
-    game = services.create_game(alice, home="north-america")
-    services.join_game(game.pk, bob, home="europe")
-    game = Game.objects.get(pk=game.pk)
+    game = _two_players(alice, bob)
     first, second = services.seats_of(game)
     (taken,) = _moves(game, first, [401])
     taken.save()
@@ -365,9 +366,7 @@ def test_rows_written_together_leave_a_taken_row_as_it_is(
 def test_named_columns_are_read_as_the_orm_reads_them(
     alice: AbstractBaseUser, bob: AbstractBaseUser
 ) -> None:
-    game = services.create_game(alice, home="north-america")
-    services.join_game(game.pk, bob, home="europe")
-    game = Game.objects.get(pk=game.pk)
+    game = _two_players(alice, bob)
     Move.objects.bulk_create(_moves(game, services.seats_of(game)[0], [1, 2]))
     history = rows.Columns(Move, "", ["action", "events"])
 

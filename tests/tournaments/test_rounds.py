@@ -7,7 +7,9 @@ from datetime import timedelta
 from typing import Any
 
 import pytest
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
@@ -248,9 +250,6 @@ def test_a_game_is_ranked_on_its_position_when_it_ends_not_when_the_sweep_read_i
 def test_a_games_table_is_read_with_its_round_as_the_orm_reads_them(
     league_a: League, anna: Any
 ) -> None:
-    from django.db import connection
-    from django.test.utils import CaptureQueriesContext
-
     event = bot_event(league_a, anna, 4, swiss_rounds=1)
     made = rounds.start(event.pk)
     assert made is not None
