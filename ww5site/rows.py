@@ -202,21 +202,15 @@ def insert_all(instances: Sequence[Model], skip_taken: bool = False) -> None:
         return
     db = _db()
     model = type(instances[0])
-    meta = model._meta
-    pk = meta.pk
+    pk = model._meta.pk
     assert pk is not None and all(type(instance) is model for instance in instances)
-    fields = [field for field in meta.concrete_fields if field is not pk]
-    quote = db.ops.quote_name
-    columns = ", ".join(quote(field.column) for field in fields)
-    row = f"({', '.join(['%s'] * len(fields))})"
-    sql = (
-        f"INSERT INTO {quote(meta.db_table)} ({columns}) VALUES {', '.join([row] * len(instances))}"
-    )
+    fields, head, row = _insert_into(model, with_key=False)
+    sql = f"{head} VALUES {', '.join([row] * len(instances))}"
     returning = not skip_taken and db.features.can_return_rows_from_bulk_insert
     if skip_taken:
         sql += " ON CONFLICT DO NOTHING"
     elif returning:
-        sql += f" RETURNING {quote(pk.column)}"
+        sql += f" RETURNING {db.ops.quote_name(pk.column)}"
     values = [
         field.get_db_prep_save(field.pre_save(instance, True), db)
         for instance in instances
@@ -281,11 +275,10 @@ def _insert_statement(
         meta = model._meta
         pk = meta.pk
         assert pk is not None
-        fields = [field for field in meta.concrete_fields if field is not pk or with_key]
+        fields, head, row = _insert_into(model, with_key)
         quote = db.ops.quote_name
-        table, columns = quote(meta.db_table), ", ".join(quote(f.column) for f in fields)
         returning = db.features.can_return_columns_from_insert
-        sql = f"INSERT INTO {table} ({columns}) VALUES ({', '.join(['%s'] * len(fields))})"
+        sql = f"{head} VALUES {row}"
         if unless_taken is not None:
             if not (db.features.supports_update_conflicts_with_target and returning):
                 raise NotSupportedError("this database cannot skip a row whose key is taken")
@@ -294,6 +287,18 @@ def _insert_statement(
             sql += f" RETURNING {quote(pk.column)}"
         known = _INSERTS[(model, with_key, unless_taken)] = (fields, sql, returning)
     return known
+
+
+def _insert_into(model: type[Model], with_key: bool) -> tuple[list[Any], str, str]:
+    """The fields an INSERT of the model writes (the primary key's too when
+    ``with_key``), the statement's head (``INSERT INTO table (columns)``) and one row's
+    placeholders: shared by the INSERT of one row and of several."""
+    meta = model._meta
+    fields = [field for field in meta.concrete_fields if field is not meta.pk or with_key]
+    quote = _db().ops.quote_name
+    columns = ", ".join(quote(field.column) for field in fields)
+    row = f"({', '.join(['%s'] * len(fields))})"
+    return fields, f"INSERT INTO {quote(meta.db_table)} ({columns})", row
 
 
 _UPDATES: dict[tuple[type[Model], tuple[str, ...]], tuple[list[Any], str]] = {}
