@@ -71,6 +71,13 @@ class Pool:
             return Q(season__isnull=True, kind=self.kind)
         return Q(season=self.season)
 
+    @property
+    def rows_sql(self) -> tuple[str, list[object]]:
+        """``rows`` as a hand-written query's condition on either table, with its values."""
+        if self.season is None:
+            return "kind = %s AND season_id IS NULL", [self.kind]
+        return "season_id = %s", [self.season.pk]
+
 
 def rate_game(
     game: Game, ranks: dict[int, int | None], when: datetime, ladder_game: LadderGame | None
@@ -143,10 +150,7 @@ def _lock_ratings(
     db = connections[DEFAULT_DB_ALIAS]
     quote = db.ops.quote_name
     key_column = quote(Rating._meta.get_field(field.removesuffix("_id")).column)  # type: ignore[union-attr]
-    if pool.season is None:
-        where, params = "kind = %s AND season_id IS NULL", [pool.kind]
-    else:
-        where, params = "season_id = %s", [pool.season.pk]
+    where, params = pool.rows_sql
     seen, seen_params = "0", []
     if rated is not None:
         journal_table = quote(JournalEntry._meta.db_table)
