@@ -11,11 +11,12 @@ and the related objects cached on each other as ``select_related`` caches them.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from datetime import UTC, datetime
 from functools import cached_property
 from typing import Any, Generic, TypeVar
 
 from django.db import DEFAULT_DB_ALIAS, DatabaseError, NotSupportedError, connection, connections
-from django.db.models import Model, signals
+from django.db.models import Model, fields, signals
 from django.db.models.base import ModelState
 from django.db.models.fields.related_descriptors import ForeignKeyDeferredAttribute
 
@@ -172,7 +173,7 @@ def insert(instance: Model, unless_taken: str | None = None) -> bool:
     pk = meta.pk
     assert pk is not None
     fields, sql, returning = _insert_statement(model, instance.pk is not None, unless_taken)
-    values = [field.get_db_prep_save(field.pre_save(instance, True), db) for field in fields]
+    values = prepared(fields, [instance], True, db)
     with db.cursor() as cursor:
         cursor.execute(sql, values)
         if returning:
@@ -211,11 +212,7 @@ def insert_all(instances: Sequence[Model], skip_taken: bool = False) -> None:
         sql += " ON CONFLICT DO NOTHING"
     elif returning:
         sql += f" RETURNING {db.ops.quote_name(pk.column)}"
-    values = [
-        field.get_db_prep_save(field.pre_save(instance, True), db)
-        for instance in instances
-        for field in fields
-    ]
+    values = prepared(fields, instances, True, db)
     with db.cursor() as cursor:
         cursor.execute(sql, values)
         keys = [key for (key,) in cursor.fetchall()] if returning else []
@@ -242,7 +239,7 @@ def update(instance: Model, names: Sequence[str]) -> None:
     signals.pre_save.send(
         sender=model, instance=instance, raw=False, using=using, update_fields=update_fields
     )
-    values = [field.get_db_prep_save(field.pre_save(instance, False), db) for field in fields]
+    values = prepared(fields, [instance], False, db)
     values.append(meta.pk.get_db_prep_value(instance.pk, db))
     with db.cursor() as cursor:
         cursor.execute(sql, values)
@@ -258,6 +255,87 @@ def update(instance: Model, names: Sequence[str]) -> None:
         raw=False,
         using=using,
     )
+
+
+def prepared(fields: Sequence[Any], instances: Sequence[Model], add: bool, db: Any) -> list[Any]:
+    """The values of ``fields`` of each instance in turn, as ``save()`` hands them to the
+    database: ``field.get_db_prep_save(field.pre_save(instance, add))``.
+
+    For a field of a kind whose preparation leaves a value of its own plain type as it is
+    (``_plain_type``: a string for a text field, an integer for an integer field or a key
+    to one, and so on) a value of exactly that type, or None, is taken as it is: each of
+    Django's preparations is a chain of five to eight calls that returns its argument,
+    and a move writes some thirty fields. Any other value (an enumeration's member, a lazy
+    string, an expression, a naive time) goes through the field's own methods."""
+    plan = [(field, field.attname, _plain_type(field, db)) for field in fields]
+    values = []
+    for instance in instances:
+        for field, attname, plain in plan:
+            if plain is not None:
+                value = getattr(instance, attname)
+                if value is None or (
+                    type(value) is plain
+                    and (plain is not datetime or value.utcoffset() is not None)
+                ):
+                    values.append(value)
+                    continue
+            values.append(field.get_db_prep_save(field.pre_save(instance, add), db))
+    return values
+
+
+_TEXTS = {fields.CharField, fields.TextField}
+_INTEGERS = {
+    fields.IntegerField,
+    fields.BigIntegerField,
+    fields.SmallIntegerField,
+    fields.PositiveIntegerField,
+    fields.PositiveBigIntegerField,
+    fields.PositiveSmallIntegerField,
+}
+_AUTO = {fields.AutoField, fields.BigAutoField, fields.SmallAutoField}
+_PLAIN: dict[tuple[int, str], type | None] = {}
+
+
+def _plain_type(field: Any, db: Any) -> type | None:
+    """The type whose values the field's preparation for ``db`` returns as they are, or
+    None where it may change any (a field of another kind, a subclass, a time set on
+    saving): worked out once per field and database (a model's fields live as long as
+    the process, and are told apart by their identity: their own hash is a Python call)."""
+    key = (id(field), db.alias)
+    if key not in _PLAIN:
+        _PLAIN[key] = _plain_type_of(field, db)
+    return _PLAIN[key]
+
+
+def _plain_type_of(field: Any, db: Any) -> type | None:
+    kind = type(field)
+    if kind is fields.related.ForeignKey or kind is fields.related.OneToOneField:
+        return _plain_type_of(field.target_field, db)
+    if kind in _TEXTS:
+        return str
+    if kind is fields.BooleanField:
+        return bool
+    if kind in _INTEGERS:
+        # PostgreSQL's backend wraps an integer in psycopg's type of the column's size,
+        # which psycopg writes into the statement as the same digits when it binds the
+        # values on the client (the site's backend); a backend that binds them on the
+        # server is told the type, and keeps the field's own preparation.
+        sample = 12345
+        adapted = db.ops.adapt_integerfield_value(sample, field.get_internal_type())
+        if adapted is sample or (
+            db.vendor == "postgresql"
+            and not db.settings_dict["OPTIONS"].get("server_side_binding")
+            and adapted == sample
+        ):
+            return int
+        return None
+    if kind in _AUTO:  # a key: checked by the backend (MySQL refuses 0), not adapted
+        return int if db.ops.validate_autopk_value(sample := 12345) is sample else None
+    if kind is fields.DateTimeField and not (field.auto_now or field.auto_now_add):
+        # An aware time, where the backend hands it on as it is (PostgreSQL's does).
+        sample_time = datetime(2000, 1, 1, tzinfo=UTC)
+        return datetime if db.ops.adapt_datetimefield_value(sample_time) is sample_time else None
+    return None
 
 
 _INSERTS: dict[tuple[type[Model], bool, str | None], tuple[list[Any], str, bool]] = {}

@@ -2,16 +2,18 @@
 
 from __future__ import annotations
 
+import warnings
 from datetime import timedelta
 from typing import Any
 
 import pytest
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
-from django.db import DatabaseError, connection
+from django.db import DatabaseError, connection, models
 from django.db.models.signals import post_save, pre_save
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
+from django.utils.translation import gettext_lazy
 
 from accounts.backends import ProfileModelBackend
 from accounts.models import Profile
@@ -381,3 +383,67 @@ def test_named_columns_are_read_as_the_orm_reads_them(
     assert read[0][1] == [{"kind": "naïve", "at": [1]}]
     with pytest.raises(AssertionError):
         history.load(["pass", "[]"])  # not a whole row: no instance
+
+
+def _literal(value: Any) -> Any:
+    """What the statement holds for ``value``: its SQL text where the backend binds
+    values on the client (PostgreSQL's, as the site sets it), else the value and its
+    type."""
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            return cursor.cursor.mogrify("%s", [value])
+    return value, type(value)
+
+
+class Named(models.TextChoices):
+    SOME = "some", "Some"
+
+
+class Numbered(models.IntegerChoices):
+    FIVE = 5, "Five"
+
+
+@pytest.mark.parametrize("add", [True, False])
+def test_values_are_prepared_as_the_orm_prepares_them(
+    alice: AbstractBaseUser, bob: AbstractBaseUser, add: bool
+) -> None:
+    """Every field a hot path writes, with a value of each kind it may hold (its plain
+    type, None, and those the field's own preparation changes: an enumeration's member,
+    a lazy string, a naive time, an integer's text, a boolean for an integer), comes
+    out as ``get_db_prep_save(pre_save(...))`` makes it."""
+    game = _two_players(alice, bob)
+    seat = services.seats_of(game)[0]
+    move = Move(game=game, seat=seat, number=1, action="pass", created_at=timezone.now())
+    aware = timezone.now()
+    naive = aware.replace(tzinfo=None)
+    tried = 0
+    for instance in (game, seat, move, alice, alice.profile):
+        for field in instance._meta.concrete_fields:
+            candidates: list[Any] = [None, getattr(instance, field.attname)]
+            if isinstance(field, models.CharField | models.TextField):
+                candidates += ["naïve 'quoted'", Named.SOME, gettext_lazy("Some")]
+            elif isinstance(field, models.BooleanField):
+                candidates += [True, False, 1]
+            elif isinstance(field, models.IntegerField | models.ForeignKey):
+                candidates += [7, -3, 2**40, True, "12", Numbered.FIVE]
+            elif isinstance(field, models.DateTimeField):
+                candidates += [aware, aware.astimezone(timezone.get_fixed_timezone(-300))]
+                if not field.auto_now and not field.auto_now_add:
+                    candidates.append(naive)
+            for value in candidates:
+                if value is None and not field.null and isinstance(field, models.ForeignKey):
+                    continue
+                setattr(instance, field.attname, value)
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore", RuntimeWarning)  # a naive time, both ways
+                    orm = field.get_db_prep_save(field.pre_save(instance, add), connection)
+                    (fast,) = rows.prepared([field], [instance], add, connection)
+                if isinstance(field, models.DateTimeField) and (
+                    field.auto_now or field.auto_now_add
+                ):
+                    if field.auto_now or add:  # set on saving: the time now, both ways
+                        assert type(fast) is type(orm)
+                        continue
+                assert _literal(fast) == _literal(orm), (instance, field.name, value)
+                tried += 1
+    assert tried > 200
