@@ -156,7 +156,7 @@ def cache_related(instance: Model, name: str, other: Model | None) -> None:
     holder.set_cached_value(instance, other)
 
 
-def insert(instance: Model, unless_taken: str | None = None) -> bool:
+def insert(instance: Model, unless_taken: str | None = None, with_next: bool = False) -> bool:
     """Write a new instance's row in one hand-written INSERT, as ``save()`` would write
     it: each field's ``pre_save`` and database preparation, the new primary key set on
     the instance, which then counts as saved. Without the ORM's query compiler, and
@@ -166,7 +166,13 @@ def insert(instance: Model, unless_taken: str | None = None) -> bool:
     ``unless_taken``: a field with a unique constraint; a row that has the instance's
     value already (or is being written with it by a transaction not yet committed,
     whose end PostgreSQL awaits) is left as it is, and nothing is written. Returns
-    whether the row was written."""
+    whether the row was written.
+
+    ``with_next``: inside a transaction, where the database can hold a write back (the
+    site's PostgreSQL backend, ``write_later``), the INSERT goes with the next statement,
+    in its query: the row is written, and the key set on the instance, before that
+    statement runs, or at the commit. For a caller that reads neither the key nor the
+    row until its next statement (``update`` sends it in its own query)."""
     db = _db()
     model = type(instance)
     meta = model._meta
@@ -174,6 +180,19 @@ def insert(instance: Model, unless_taken: str | None = None) -> bool:
     assert pk is not None
     fields, sql, returning = _insert_statement(model, instance.pk is not None, unless_taken)
     values = prepared(fields, [instance], True, db)
+    if (
+        with_next
+        and unless_taken is None
+        and returning
+        and db.in_atomic_block
+        and getattr(db, "several_statements", False)
+    ):
+
+        def written(row: Sequence[Any]) -> None:
+            _saved(instance, row[0], db)
+
+        db.write_later(sql, values, written)
+        return True
     with db.cursor() as cursor:
         cursor.execute(sql, values)
         if returning:
@@ -183,10 +202,15 @@ def insert(instance: Model, unless_taken: str | None = None) -> bool:
             (key,) = row
         else:
             key = db.ops.last_insert_id(cursor, meta.db_table, pk.column)
-    setattr(instance, pk.attname, key)
+    _saved(instance, key, db)
+    return True
+
+
+def _saved(instance: Model, key: Any, db: Any) -> None:
+    """The instance's new key set, and the instance counted as saved."""
+    setattr(instance, instance._meta.pk.attname, key)  # type: ignore[union-attr]
     instance._state.adding = False
     instance._state.db = db.alias
-    return True
 
 
 def insert_all(instances: Sequence[Model], skip_taken: bool = False) -> None:
@@ -241,8 +265,14 @@ def update(instance: Model, names: Sequence[str]) -> None:
     )
     values = prepared(fields, [instance], False, db)
     values.append(meta.pk.get_db_prep_value(instance.pk, db))
+    later = db.take_later() if hasattr(db, "take_later") else None
     with db.cursor() as cursor:
-        cursor.execute(sql, values)
+        if later is None:
+            cursor.execute(sql, values)
+        else:  # the write held back (``insert``'s with_next) first, in the same query
+            cursor.execute(f"{later.sql}; {sql}", [*later.params, *values])
+            later.written(cursor.fetchone())
+            cursor.nextset()
         if cursor.rowcount != 1:
             raise DatabaseError("Save with update_fields did not affect any rows.")
     instance._state.db = using

@@ -250,7 +250,9 @@ def record_move(
     new position; the next decision's time runs from ``now`` (default: the move's time)."""
     rolls = game_dice(game)
     after, events = kind_of(game).apply(state, seat.player_name, action, rolls)
-    move = log_move(game, seat, action, rolls.rolled, events, source, actor, drawn=rolls)
+    move = log_move(
+        game, seat, action, rolls.rolled, events, source, actor, drawn=rolls, with_next=True
+    )
     store_position(game, after, now or move.created_at, decided_by=seat, move=move)
     return move
 
@@ -265,13 +267,18 @@ def log_move(
     actor: AbstractBaseUser | None,
     sealable: bool = True,
     drawn: fairdice.Recording | None = None,
+    with_next: bool = False,
 ) -> Move:
     """Write the move row (its action, dice and events, its number the next turn's) and
     advance the game's turn number; the position is the caller's to store (the game's
     stored position is still the one before the move). A sealed action (the kind's
     ``sealed_decision``; never a forfeit: ``sealable`` off) carries its commitment, and
     its receipt and the news of it are queued (K38). ``drawn``: where ``dice`` came from,
-    whose counters the move keeps and the game's counter moves on by."""
+    whose counters the move keeps and the game's counter moves on by. ``with_next``:
+    the row goes with the transaction's next statement, in its query (``rows.insert``),
+    for a caller that stores the position next (``store_position``, whose UPDATE of
+    the game carries it) and reads the move's key only after that; a sealed action's
+    row is written at once, as its commitment's mails name it."""
     # The unique (game, number) constraint backs up the row lock: were the lock ever
     # bypassed, the second insert fails and its whole transaction rolls back. Written
     # by the rows helper: every decision writes one, and nothing listens for its save.
@@ -292,7 +299,7 @@ def log_move(
         move.dice_ranges = [list(span) for span in drawn.ranges]
         game.dice_drawn = drawn.drawn
     told = _commit(game, move) if sealable and game.position is not None else None
-    rows.insert(move)
+    rows.insert(move, with_next=with_next and told is None)
     game.turn_number = move.number
     if told is not None:
         notify.queue_commitment_mails(game, move, seats_of(game), told)

@@ -19,10 +19,12 @@ from __future__ import annotations
 
 import datetime
 import select
+from collections.abc import Callable
 from typing import Any
 
 import psycopg
 from django.db.backends.postgresql import base, operations
+from django.db.transaction import TransactionManagementError
 from psycopg.postgres import types
 from psycopg.pq import ConnStatus, Format, TransactionStatus
 
@@ -100,8 +102,69 @@ class DatabaseOperations(operations.DatabaseOperations):
         return sent
 
 
+class Later:
+    """A statement held back to go in the same query as the connection's next one
+    (``DatabaseWrapper.write_later``): its text, its values, and what is told the first
+    row it returns."""
+
+    def __init__(self, sql: str, params: list[Any], written: Callable[[Any], None]) -> None:
+        self.sql, self.params, self.written = sql, params, written
+
+
 class DatabaseWrapper(base.DatabaseWrapper):
     ops_class = DatabaseOperations
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.later: Later | None = None
+        self.execute_wrappers.append(self._later_first)
+
+    def write_later(self, sql: str, params: list[Any], written: Callable[[Any], None]) -> None:
+        """Hold a write (an INSERT that returns one row, say) until the next statement on
+        this connection, in this transaction, and send it in the same query
+        (``take_later``), a round trip saved: a move's row goes with its game's UPDATE.
+        Any other statement (the ORM's included) sends it first on its own, and so does
+        the commit; a rollback, to a savepoint or of the whole transaction, drops it, as
+        it would have dropped the row. ``written`` is given the row it returns."""
+        if not self.several_statements or not self.in_atomic_block:
+            raise TransactionManagementError("a write waits only inside a transaction")
+        self._send_later()
+        self.later = Later(sql, params, written)
+
+    def take_later(self) -> Later | None:
+        """The write held back, for the caller to send before its own statement in one
+        query and hand the row it returns to ``written``; None if there is none."""
+        later, self.later = self.later, None
+        return later
+
+    def _send_later(self) -> None:
+        later = self.take_later()
+        if later is not None:
+            with self.cursor() as cursor:
+                cursor.execute(later.sql, later.params)
+                later.written(cursor.fetchone())
+
+    def _later_first(
+        self, execute: Callable[..., Any], sql: Any, params: Any, many: bool, context: Any
+    ) -> Any:
+        self._send_later()
+        return execute(sql, params, many, context)
+
+    def _commit(self) -> None:
+        self._send_later()
+        super()._commit()
+
+    def _rollback(self) -> None:
+        self.later = None
+        super()._rollback()
+
+    def _savepoint_rollback(self, sid: str) -> None:
+        self.later = None  # held after the savepoint was made: any statement sends it
+        super()._savepoint_rollback(sid)
+
+    def _close(self) -> None:
+        self.later = None
+        super()._close()
 
     @property
     def several_statements(self) -> bool:
