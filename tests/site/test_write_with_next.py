@@ -23,10 +23,12 @@ alice = factories.alice
 bob = factories.bob
 
 
-def _game(alice: AbstractBaseUser, bob: AbstractBaseUser) -> Game:
-    game = services.create_game(alice, home="north-america")
-    services.join_game(game.pk, bob, home="europe")
-    return Game.objects.get(pk=game.pk)
+@pytest.fixture
+def game(alice: AbstractBaseUser, bob: AbstractBaseUser) -> Game:
+    """A game of alice and bob, read afresh."""
+    made = services.create_game(alice, home="north-america")
+    services.join_game(made.pk, bob, home="europe")
+    return Game.objects.get(pk=made.pk)
 
 
 def _move(game: Game, number: int) -> Move:
@@ -50,9 +52,8 @@ def _fields(move: Move) -> dict[str, Any]:
 
 @pytest.mark.django_db
 def test_the_row_goes_with_the_games_update_in_one_query(
-    postgres: BaseDatabaseWrapper, alice: AbstractBaseUser, bob: AbstractBaseUser
+    postgres: BaseDatabaseWrapper, game: Game
 ) -> None:
-    game = _game(alice, bob)
     move = _move(game, 1)
     with transaction.atomic():
         with CaptureQueriesContext(connection) as held:
@@ -70,10 +71,7 @@ def test_the_row_goes_with_the_games_update_in_one_query(
 
 
 @pytest.mark.django_db
-def test_any_other_statement_sends_it_first(
-    postgres: BaseDatabaseWrapper, alice: AbstractBaseUser, bob: AbstractBaseUser
-) -> None:
-    game = _game(alice, bob)
+def test_any_other_statement_sends_it_first(postgres: BaseDatabaseWrapper, game: Game) -> None:
     move = _move(game, 1)
     with transaction.atomic():
         rows.insert(move, with_next=True)
@@ -91,10 +89,7 @@ def test_any_other_statement_sends_it_first(
 
 
 @pytest.mark.django_db
-def test_a_rollback_to_a_savepoint_drops_it(
-    postgres: BaseDatabaseWrapper, alice: AbstractBaseUser, bob: AbstractBaseUser
-) -> None:
-    game = _game(alice, bob)
+def test_a_rollback_to_a_savepoint_drops_it(postgres: BaseDatabaseWrapper, game: Game) -> None:
     move = _move(game, 1)
     with transaction.atomic():
         with pytest.raises(RuntimeError), transaction.atomic():
@@ -107,9 +102,8 @@ def test_a_rollback_to_a_savepoint_drops_it(
 
 @pytest.mark.django_db
 def test_a_failing_row_fails_the_statement_it_goes_with(
-    postgres: BaseDatabaseWrapper, alice: AbstractBaseUser, bob: AbstractBaseUser
+    postgres: BaseDatabaseWrapper, game: Game
 ) -> None:
-    game = _game(alice, bob)
     _move(game, 1).save()
     again = _move(game, 1)  # (game, number) is unique: taken
     game.turn_number = 5
@@ -127,10 +121,7 @@ def committing(transactional_db: None) -> BaseDatabaseWrapper:
     return connection
 
 
-def test_the_commit_sends_it(
-    committing: BaseDatabaseWrapper, alice: AbstractBaseUser, bob: AbstractBaseUser
-) -> None:
-    game = _game(alice, bob)
+def test_the_commit_sends_it(committing: BaseDatabaseWrapper, game: Game) -> None:
     move = _move(game, 1)
     with CaptureQueriesContext(connection) as sent, transaction.atomic():
         rows.insert(move, with_next=True)
@@ -139,10 +130,7 @@ def test_the_commit_sends_it(
     assert _fields(Move.objects.get(pk=move.pk)) == _fields(move)
 
 
-def test_a_rollback_drops_it(
-    committing: BaseDatabaseWrapper, alice: AbstractBaseUser, bob: AbstractBaseUser
-) -> None:
-    game = _game(alice, bob)
+def test_a_rollback_drops_it(committing: BaseDatabaseWrapper, game: Game) -> None:
     move = _move(game, 1)
     with pytest.raises(RuntimeError), transaction.atomic():
         rows.insert(move, with_next=True)
@@ -154,9 +142,8 @@ def test_a_rollback_drops_it(
 
 
 def test_outside_a_transaction_it_is_written_at_once(
-    committing: BaseDatabaseWrapper, alice: AbstractBaseUser, bob: AbstractBaseUser
+    committing: BaseDatabaseWrapper, game: Game
 ) -> None:
-    game = _game(alice, bob)
     move = _move(game, 1)
     with CaptureQueriesContext(connection) as sent:
         rows.insert(move, with_next=True)
@@ -165,11 +152,8 @@ def test_outside_a_transaction_it_is_written_at_once(
 
 
 @pytest.mark.django_db
-def test_a_backend_that_cannot_hold_it_writes_it_at_once(
-    alice: AbstractBaseUser, bob: AbstractBaseUser
-) -> None:
+def test_a_backend_that_cannot_hold_it_writes_it_at_once(game: Game) -> None:
     """Django's own backends (SQLite for a newcomer) have no ``write_later``."""
-    game = _game(alice, bob)
     move = _move(game, 1)
     with transaction.atomic():
         with CaptureQueriesContext(connection) as sent:

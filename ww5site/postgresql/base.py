@@ -1,8 +1,9 @@
-"""Django's PostgreSQL backend, with four additions: a ``timestamptz`` value is read by
+"""Django's PostgreSQL backend, with five additions: a ``timestamptz`` value is read by
 psycopg's compiled loader, the backend says whether one query may hold several
 statements (``several_statements``), the health check of a connection kept between
-requests sends nothing while the server has sent nothing (``is_usable``), and a
-transaction's BEGIN goes with its first statement (``Cursor``).
+requests sends nothing while the server has sent nothing (``is_usable``), a
+transaction's BEGIN goes with its first statement (``Cursor``), and a write may wait to
+go with the transaction's next statement (``write_later``).
 
 Django reads every ``timestamptz`` through a loader of its own, a Python subclass of
 psycopg's pure-Python loader that parses the text and then sets the time zone Django
