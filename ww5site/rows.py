@@ -180,13 +180,7 @@ def insert(instance: Model, unless_taken: str | None = None, with_next: bool = F
     assert pk is not None
     fields, sql, returning = _insert_statement(model, instance.pk is not None, unless_taken)
     values = prepared(fields, [instance], True, db)
-    if (
-        with_next
-        and unless_taken is None
-        and returning
-        and db.in_atomic_block
-        and getattr(db, "several_statements", False)
-    ):
+    if with_next and unless_taken is None and returning and getattr(db, "can_write_later", False):
 
         def written(row: Sequence[Any]) -> None:
             _saved(instance, row[0], db)
@@ -270,9 +264,7 @@ def update(instance: Model, names: Sequence[str]) -> None:
         if later is None:
             cursor.execute(sql, values)
         else:  # the write held back (``insert``'s with_next) first, in the same query
-            cursor.execute(f"{later.sql}; {sql}", [*later.params, *values])
-            later.written(cursor.fetchone())
-            cursor.nextset()
+            later.send(cursor, sql, values)
         if cursor.rowcount != 1:
             raise DatabaseError("Save with update_fields did not affect any rows.")
     instance._state.db = using
@@ -352,15 +344,14 @@ def _plain_type_of(field: Any, db: Any) -> type | None:
         # server is told the type, and keeps the field's own preparation.
         sample = 12345
         adapted = db.ops.adapt_integerfield_value(sample, field.get_internal_type())
-        if adapted is sample or (
-            db.vendor == "postgresql"
-            and not db.settings_dict["OPTIONS"].get("server_side_binding")
-            and adapted == sample
-        ):
+        # (The site's backend binds on the client exactly when its queries may hold
+        # several statements: ``several_statements``.)
+        if adapted is sample or (getattr(db, "several_statements", False) and adapted == sample):
             return int
         return None
     if kind in _AUTO:  # a key: checked by the backend (MySQL refuses 0), not adapted
-        return int if db.ops.validate_autopk_value(sample := 12345) is sample else None
+        sample = 12345
+        return int if db.ops.validate_autopk_value(sample) is sample else None
     if kind is fields.DateTimeField and not (field.auto_now or field.auto_now_add):
         # An aware time, where the backend hands it on as it is (PostgreSQL's does).
         sample_time = datetime(2000, 1, 1, tzinfo=UTC)

@@ -23,12 +23,13 @@ alice = factories.alice
 bob = factories.bob
 
 
+dice = factories.dice
+
+
 @pytest.fixture
-def game(alice: AbstractBaseUser, bob: AbstractBaseUser) -> Game:
-    """A game of alice and bob, read afresh."""
-    made = services.create_game(alice, home="north-america")
-    services.join_game(made.pk, bob, home="europe")
-    return Game.objects.get(pk=made.pk)
+def game(dice: factories.LoadedDice, alice: AbstractBaseUser, bob: AbstractBaseUser) -> Game:
+    """A started game of alice and bob."""
+    return factories.seated_game(dice, [alice, bob])
 
 
 def _move(game: Game, number: int) -> Move:

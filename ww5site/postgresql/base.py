@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import datetime
 import select
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import psycopg
@@ -111,6 +111,18 @@ class Later:
     def __init__(self, sql: str, params: list[Any], written: Callable[[Any], None]) -> None:
         self.sql, self.params, self.written = sql, params, written
 
+    def send(self, cursor: Any, sql: str | None = None, params: Sequence[Any] = ()) -> None:
+        """Send the held write on ``cursor``, followed in the same query by ``sql`` (with
+        its ``params``) if given; the write's row is handed to ``written``, and the
+        cursor left at the result of ``sql``."""
+        if sql is None:
+            cursor.execute(self.sql, self.params)
+            self.written(cursor.fetchone())
+        else:
+            cursor.execute(f"{self.sql}; {sql}", [*self.params, *params])
+            self.written(cursor.fetchone())
+            cursor.nextset()
+
 
 class DatabaseWrapper(base.DatabaseWrapper):
     ops_class = DatabaseOperations
@@ -120,6 +132,12 @@ class DatabaseWrapper(base.DatabaseWrapper):
         self.later: Later | None = None
         self.execute_wrappers.append(self._later_first)
 
+    @property
+    def can_write_later(self) -> bool:
+        """Whether a write may be held back now (``write_later``): inside a transaction,
+        on a connection whose queries may hold several statements."""
+        return self.in_atomic_block and self.several_statements
+
     def write_later(self, sql: str, params: list[Any], written: Callable[[Any], None]) -> None:
         """Hold a write (an INSERT that returns one row, say) until the next statement on
         this connection, in this transaction, and send it in the same query
@@ -127,14 +145,14 @@ class DatabaseWrapper(base.DatabaseWrapper):
         Any other statement (the ORM's included) sends it first on its own, and so does
         the commit; a rollback, to a savepoint or of the whole transaction, drops it, as
         it would have dropped the row. ``written`` is given the row it returns."""
-        if not self.several_statements or not self.in_atomic_block:
+        if not self.can_write_later:
             raise TransactionManagementError("a write waits only inside a transaction")
         self._send_later()
         self.later = Later(sql, params, written)
 
     def take_later(self) -> Later | None:
-        """The write held back, for the caller to send before its own statement in one
-        query and hand the row it returns to ``written``; None if there is none."""
+        """The write held back, for the caller to send with its own statement in one
+        query (``Later.send``); None if there is none."""
         later, self.later = self.later, None
         return later
 
@@ -142,8 +160,7 @@ class DatabaseWrapper(base.DatabaseWrapper):
         later = self.take_later()
         if later is not None:
             with self.cursor() as cursor:
-                cursor.execute(later.sql, later.params)
-                later.written(cursor.fetchone())
+                later.send(cursor)
 
     def _later_first(
         self, execute: Callable[..., Any], sql: Any, params: Any, many: bool, context: Any
