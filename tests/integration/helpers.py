@@ -450,11 +450,11 @@ class WebServer:
         return self.stderr_path.read_text(errors="replace")
 
 
-def gunicorn_server(env: dict[str, str], directory: Path) -> WebServer:
-    """The site under gunicorn, as in production: one worker on a free port."""
+def gunicorn_server(env: dict[str, str], directory: Path, workers: int = 1) -> WebServer:
+    """The site under gunicorn, as in production: ``workers`` on a free port."""
     port = free_port()
     command = [sys.executable, "-m", "gunicorn", "ww5site.wsgi", f"--bind=127.0.0.1:{port}"]
-    return WebServer([*command, "--workers=1"], port, env, directory)
+    return WebServer([*command, f"--workers={workers}"], port, env, directory)
 
 
 def manage(*arguments: str, env: dict[str, str], python: str = sys.executable) -> str:

@@ -5,6 +5,9 @@
   the very thing failing here: it does not exist).
 - Static files, after ``collectstatic``, are served by the site itself: the pages link
   the stylesheet by its hashed name, served compressed and cacheable for ever.
+- A request held up (waiting on a database lock) holds up no other: each worker takes
+  one request at a time from the listening socket, and the next ones go to the free
+  workers.
 """
 
 from __future__ import annotations
@@ -12,11 +15,14 @@ from __future__ import annotations
 import gzip
 import http.client
 import re
+import threading
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import psycopg
 import pytest
 from django.conf import settings as django_settings
 from django.db import connection
@@ -29,6 +35,7 @@ from tests.integration.helpers import (
     gunicorn_server,
     manage,
     subprocess_env,
+    wait_until,
 )
 
 ADMIN = "admin@example.org"
@@ -64,8 +71,8 @@ class Answer:
     body: bytes
 
 
-def get(server: WebServer, path: str, **headers: str) -> Answer:
-    conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=20)
+def get(server: WebServer, path: str, timeout: float = 20, **headers: str) -> Answer:
+    conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=timeout)
     try:
         conn.request("GET", path, headers={"Host": "127.0.0.1", **headers})
         response = conn.getresponse()
@@ -138,3 +145,52 @@ def test_the_stylesheet_is_served_by_its_hashed_name_compressed(
     assert "immutable" in stylesheet.headers["Cache-Control"]
     source = (REPOSITORY / "static" / "css" / "site.css").read_bytes()
     assert gzip.decompress(stylesheet.body) == source
+
+
+@pytest.fixture
+def two_workers(postgres: Any, tmp_path: Path) -> Iterator[WebServer]:
+    """gunicorn with two workers, as the README's command runs them, on the test's
+    PostgreSQL database."""
+    env = production_env(DATABASE_URL=database_url(connection.settings_dict))
+    server = gunicorn_server(env, tmp_path, workers=2)
+    server.start()
+    yield server
+    server.stop()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_request_held_on_a_lock_holds_up_no_other(two_workers: WebServer) -> None:
+    """One worker waits on a lock the test holds on the games' table (the game list reads
+    it); meanwhile every other request is answered by the other worker, none of them
+    queued behind the one waiting (as they would be in a server whose workers accept
+    connections while busy: some of them would wait for the lock's release)."""
+    url = database_url(connection.settings_dict)
+    with psycopg.connect(url) as holder:
+        holder.execute("LOCK TABLE games_game IN ACCESS EXCLUSIVE MODE")
+        held: dict[str, Answer] = {}
+        waiting = threading.Thread(target=lambda: held.update(answer=get(two_workers, "/games/")))
+        waiting.start()
+        # Its statements unprepared, as through PgBouncer they must be.
+        with psycopg.connect(url, autocommit=True, prepare_threshold=None) as watcher:
+            wait_until(
+                lambda: (
+                    watcher.execute(
+                        "SELECT count(*) FROM pg_locks WHERE NOT granted "
+                        "AND relation = 'games_game'::regclass"
+                    ).fetchone()
+                    == (1,)
+                ),
+                20,
+                "the game list's request to wait on the lock",
+            )
+        took = []
+        for _ in range(12):  # each on a connection of its own, as a browser's may be
+            started = time.monotonic()
+            answer = get(two_workers, "/accounts/login/", timeout=5)
+            took.append(time.monotonic() - started)
+            assert answer.status == 200
+        assert waiting.is_alive() and not held  # still waiting all along
+        holder.rollback()
+    waiting.join(20)
+    assert held["answer"].status == 200, two_workers.stderr()
+    assert max(took) < 5, took
