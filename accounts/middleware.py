@@ -11,7 +11,7 @@ from django.http import HttpRequest, HttpResponse
 from django.utils import timezone
 from django.utils.functional import SimpleLazyObject
 
-from accounts.models import TIME_ZONES
+from accounts.models import ZONE_NAMES
 
 ZONE_COOKIE = "tz"  # set by static/timezone.js
 
@@ -46,6 +46,6 @@ def zone_for(request: HttpRequest) -> tuple[str, str]:
     if profile is not None and profile.time_zone_chosen:
         return str(profile.time_zone), "chosen"
     browser = unquote(request.COOKIES.get(ZONE_COOKIE, ""))
-    if browser in TIME_ZONES:
+    if browser in ZONE_NAMES:
         return browser, "browser"
     return (str(profile.time_zone), "profile") if profile is not None else ("UTC", "site")

@@ -17,6 +17,7 @@ from accounts.names import name_key, reads_as_a_bot
 # ("Factory", "localtime", "posixrules"), which no place uses.
 NOT_PLACES = {"Factory", "localtime", "posixrules"}
 TIME_ZONES = sorted(zoneinfo.available_timezones() - NOT_PLACES)
+ZONE_NAMES = frozenset(TIME_ZONES)  # for a look-up: every request checks its zone cookie
 
 
 class Profile(models.Model):

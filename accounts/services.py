@@ -14,7 +14,7 @@ from django.db.models import Max
 from django.utils import timezone
 
 from accounts.digest_times import schedule
-from accounts.models import TIME_ZONES, Absence, Profile, taken_message
+from accounts.models import ZONE_NAMES, Absence, Profile, taken_message
 from accounts.signals import absence_declared, absence_withdrawn
 from ww5site.durations import counted
 
@@ -68,7 +68,7 @@ def display_name(user: AbstractBaseUser) -> str:
 def detect_time_zone(user: AbstractBaseUser, zone: str) -> bool:
     """The player's browser says it is in ``zone``: their times (pages and mails) follow
     it, unless they chose a zone themselves. True if the profile changed."""
-    if zone not in TIME_ZONES:
+    if zone not in ZONE_NAMES:
         return False
     with transaction.atomic():
         profile = Profile.objects.select_for_update().get(pk=profile_for(user).pk)
