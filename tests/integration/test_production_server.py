@@ -150,8 +150,12 @@ def test_the_stylesheet_is_served_by_its_hashed_name_compressed(
 @pytest.fixture
 def two_workers(postgres: Any, tmp_path: Path) -> Iterator[WebServer]:
     """gunicorn with two workers, as the README's command runs them, on the test's
-    PostgreSQL database."""
-    env = production_env(DATABASE_URL=database_url(connection.settings_dict))
+    PostgreSQL database (after collectstatic: the pages link the hashed files)."""
+    env = production_env(
+        DATABASE_URL=database_url(connection.settings_dict),
+        DJANGO_STATIC_ROOT=str(tmp_path / "static"),
+    )
+    manage("collectstatic", "--noinput", env=env)
     server = gunicorn_server(env, tmp_path, workers=2)
     server.start()
     yield server
