@@ -5,6 +5,11 @@ from games import views
 app_name = "games"
 
 urlpatterns: list[URLPattern | URLResolver] = [
+    # The most requested first (each pattern before a page's is tried in vain): a game's
+    # live poll, a move, a game's page.
+    path("<int:pk>/live/", views.live, name="live"),
+    path("<int:pk>/move/", views.move, name="move"),
+    path("<int:pk>/", views.detail, name="detail"),
     path("", views.lobby, name="lobby"),
     path("new/", views.create, name="create"),
     path("bots/", views.bots, name="bots"),
@@ -12,9 +17,6 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("finished/", views.finished, name="finished"),
     path("invite/<str:token>/", views.invite, name="invite"),
     path("decide/<str:token>/", views.decide, name="decide"),
-    path("<int:pk>/", views.detail, name="detail"),
-    path("<int:pk>/live/", views.live, name="live"),
-    path("<int:pk>/move/", views.move, name="move"),
     path("<int:pk>/join/", views.join, name="join"),
     path("<int:pk>/leave/", views.leave, name="leave"),
     path("<int:pk>/resign/", views.resign, name="resign"),

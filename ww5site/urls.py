@@ -12,11 +12,13 @@ def favicon(request: HttpRequest) -> HttpResponsePermanentRedirect:
 
 
 urlpatterns = [
+    # The games first: a game's live poll and a move are most of the site's requests, and
+    # each pattern tried before theirs costs them (an include that does not match raises).
+    path("games/", include("games.urls")),
     path("", TemplateView.as_view(template_name="home.html"), name="home"),
     path("favicon.ico", favicon),
     path("accounts/", include("allauth.urls")),
     path("accounts/", include("accounts.urls")),
-    path("games/", include("games.urls")),
     path("tournaments/", include("tournaments.urls")),
     path("mail/", include("mail.urls")),
     # The inbound webhook: /anymail/<provider>/inbound/ (django-anymail's, guarded by
