@@ -450,10 +450,19 @@ def _outcome(
     move = seen.move_numbered(game, int(done), viewer, seats)
     if move is None:
         return None
-    words = kind_of(game).describe_move(game.options, move.action, move.player, move.events, names)
+    kind = kind_of(game)
+    words = kind.describe_move(game.options, move.action, move.player, move.events, names)
     parts = (words.action, seen.dice_said(words.dice, move), *words.followed)
     lines = [wording.sentence(part) for part in parts if part]
-    return {"move": move, "lines": lines, "now": now_waiting(game, me)}
+    # The viewer's own decision, made on this site's form: what the move's redirect says.
+    mine = me is not None and move.seat_id == me.pk and move.source == Move.Source.WEB
+    recorded = f"Your decision was recorded: {kind.action_phrase(game.options, move.action)}."
+    return {
+        "move": move,
+        "lines": lines,
+        "now": now_waiting(game, me),
+        "recorded": recorded if mine else "",
+    }
 
 
 def now_waiting(game: Game, me: Seat | None) -> str:
@@ -614,8 +623,9 @@ def move(request: HttpRequest, pk: int) -> HttpResponse:
     words = kind_of(game).action_phrase(game.options, decision.move.action)
     if decision.duplicate:
         messages.info(request, _already_recorded(words))
-    else:
-        messages.success(request, f"Your decision was recorded: {words}.")
+    # A decision recorded is said on the game page the redirect opens, from its move's
+    # number (``done``: ``_outcome``), not in a message cookie signed here and read and
+    # cleared there: 4% of a move's instructions.
     # The address is already a path: ``redirect`` would first try it as a view's name.
     return HttpResponseRedirect(_game_url(game, done=str(decision.move.number)))
 

@@ -17,7 +17,13 @@ from accounts.services import update_profile
 from games import services
 from games.models import Game, Move
 from tests.games import test_pages_support as support
-from tests.games.test_pages_support import client_for, messages_of, position, put_position
+from tests.games.test_pages_support import (
+    client_for,
+    messages_of,
+    position,
+    put_position,
+    status_lines,
+)
 from ww5 import engine
 from ww5.engine.bots import BOTS
 
@@ -151,12 +157,33 @@ def test_a_chosen_action_is_played_and_logged_in_words(game: Game, alice: Abstra
 
     response = post_move(client, game, action="place small alaska", turn=0)
 
-    assert "Your decision was recorded: Place your small in Alaska." in messages_of(response)
+    assert status_lines(response) == ["Your decision was recorded: Place your small in Alaska."]
     move = game.moves.get()
     assert (move.action, move.source, move.seat.user) == ("place small alaska", "web", alice)
     log = response.content.decode()
     assert "Alice (blue) places a small in Alaska." in log
     assert ">Web<" in log
+
+
+def test_the_recorded_decision_is_said_from_the_move_not_carried_in_a_cookie(
+    game: Game, alice: AbstractBaseUser, bob: AbstractBaseUser
+) -> None:
+    """The move's answer sets no message cookie: the page it redirects to says the decision
+    was recorded, to its player only; another player or a visitor opening the same
+    address reads what happened, not that sentence."""
+    client = client_for(alice)
+
+    answer = post_move(client, game, follow=False, action="place small alaska", turn=0)
+
+    assert answer.status_code == 302
+    assert "messages" not in answer.cookies
+    shown = client.get(answer["Location"])
+    assert status_lines(shown) == ["Your decision was recorded: Place your small in Alaska."]
+    for other in (client_for(bob), Client()):
+        seen = other.get(answer["Location"])
+        assert seen.status_code == 200
+        assert "Your decision was recorded" not in seen.content.decode()
+        assert "Alice (blue) places a small in Alaska." in seen.content.decode()
 
 
 def test_typed_notation_is_parsed_leniently_and_wins_over_the_radio(

@@ -8,7 +8,9 @@ modules register the fixtures they use by assignment (``alice = support.alice``)
 
 from __future__ import annotations
 
+import html
 import random
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -125,3 +127,11 @@ def position(
 
 def messages_of(response: Any) -> list[str]:
     return [str(m) for m in response.context["messages"]] if response.context else []
+
+
+def status_lines(response: Any) -> list[str]:
+    """The lines of the page's status list (``ul.messages``), as the reader sees them: its
+    messages and, on a game page opened after a decision, the sentence that says so."""
+    found = re.search(r'<ul class="messages"[^>]*>(.*?)</ul>', response.content.decode(), re.S)
+    items = re.findall(r"<li[^>]*>(.*?)</li>", found.group(1), re.S) if found else []
+    return [html.unescape(item).strip() for item in items]
