@@ -620,12 +620,12 @@ def move(request: HttpRequest, pk: int) -> HttpResponse:
         messages.error(request, f"Your move was not accepted: {refusal}")
         return _game_page(request, game, status=_refusal_status(refusal))
     game = decision.move.game
-    words = kind_of(game).action_phrase(game.options, decision.move.action)
     if decision.duplicate:
+        words = kind_of(game).action_phrase(game.options, decision.move.action)
         messages.info(request, _already_recorded(words))
     # A decision recorded is said on the game page the redirect opens, from its move's
     # number (``done``: ``_outcome``), not in a message cookie signed here and read and
-    # cleared there: 4% of a move's instructions.
+    # cleared there: 5% of a move's instructions.
     # The address is already a path: ``redirect`` would first try it as a view's name.
     return HttpResponseRedirect(_game_url(game, done=str(decision.move.number)))
 

@@ -101,3 +101,20 @@ def test_a_forged_cookie_shows_nothing() -> None:
     response.cookies["messages"] = f"{forged}:{signature}"
 
     assert _read(response, request) == []
+
+
+def test_a_request_that_neither_reads_nor_leaves_a_message_makes_no_store() -> None:
+    """The cookie's and the session's stores are made on a message's first read or
+    write: a request with none (a move, a page's poll) makes neither, and its answer
+    carries no message cookie; one that leaves a message makes them, as before."""
+    request = _request()
+    storage = MessageStorage(request)
+    response = _kept(storage, request)
+
+    assert "storages" not in vars(storage)
+    assert "messages" not in response.cookies
+
+    storage.add(messages.SUCCESS, "Your seat is taken.")
+    response = _kept(storage, request)
+    assert "storages" in vars(storage)
+    assert _read(response, request) == ["Your seat is taken."]
