@@ -1,6 +1,6 @@
 """Web benchmark: accepted moves per second through the real server, over HTTP.
 
-    .venv/bin/python -m bench.web [--seconds 10] [--clients 1 8] [--workers 4] [--profile N]
+    .venv/bin/python -m bench.web [--seconds 10] [--clients 1 8] [--workers 3] [--profile N]
 
 Starts gunicorn on 127.0.0.1 with production settings against a local PostgreSQL
 database (``ww5_bench``, created if missing), seats two players in each of many games,
@@ -539,7 +539,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=10.0)
     parser.add_argument("--clients", type=int, nargs="+", default=[1, 8])
-    parser.add_argument("--workers", type=int, default=4)
+    # The production recipe's count (README): one a core of the reference machine's two,
+    # and one more.
+    parser.add_argument("--workers", type=int, default=3)
     parser.add_argument("--threads", type=int, default=1, help="gunicorn threads per worker")
     parser.add_argument("--games", type=int, default=400)
     parser.add_argument("--port", type=int, default=8765)
