@@ -455,7 +455,10 @@ def _outcome(
     parts = (words.action, seen.dice_said(words.dice, move), *words.followed)
     lines = [wording.sentence(part) for part in parts if part]
     # The viewer's own decision, made on this site's form: what the move's redirect says.
+    # A turn of several lines sent at once (their actions joined by "; ") is told line by
+    # line by the messages its page shows instead.
     mine = me is not None and move.seat_id == me.pk and move.source == Move.Source.WEB
+    mine = mine and "; " not in move.action
     recorded = f"Your decision was recorded: {kind.action_phrase(game.options, move.action)}."
     return {
         "move": move,

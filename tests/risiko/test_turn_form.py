@@ -167,6 +167,7 @@ def test_a_placement_an_attack_and_the_end_built_from_the_fields_run_line_by_lin
     assert f"“place {pool} {origin}”: done" in shown
     assert f"“{attack}”: done" in shown
     assert "“end”: done" in shown
+    assert "Your decision was recorded" not in shown  # the lines' report says it
     game.refresh_from_db()
     assert game.position["turn"]["number"] == 2
     move = game.moves.order_by("-number").first()
