@@ -457,15 +457,18 @@ def _outcome(
     # The viewer's own decision, made on this site's form: what the move's redirect says.
     # A turn of several lines sent at once (their actions joined by "; ") is told line by
     # line by the messages its page shows instead.
-    mine = me is not None and move.seat_id == me.pk and move.source == Move.Source.WEB
-    mine = mine and "; " not in move.action
-    recorded = f"Your decision was recorded: {kind.action_phrase(game.options, move.action)}."
-    return {
-        "move": move,
-        "lines": lines,
-        "now": now_waiting(game, me),
-        "recorded": recorded if mine else "",
-    }
+    mine = (
+        me is not None
+        and move.seat_id == me.pk
+        and move.source == Move.Source.WEB
+        and "; " not in move.action
+    )
+    recorded = (
+        f"Your decision was recorded: {kind.action_phrase(game.options, move.action)}."
+        if mine
+        else ""
+    )
+    return {"move": move, "lines": lines, "now": now_waiting(game, me), "recorded": recorded}
 
 
 def now_waiting(game: Game, me: Seat | None) -> str:

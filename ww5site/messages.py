@@ -40,10 +40,10 @@ class MessageStorage(FallbackStorage):
 
     def __init__(self, request: Any, *args: Any, **kwargs: Any) -> None:
         BaseStorage.__init__(self, request, *args, **kwargs)
-        self._made_with = (request, args, kwargs)
+        self._made_with = (args, kwargs)  # beside the request, which BaseStorage keeps
         self._used_storages: set[BaseStorage] = set()
 
     @cached_property
     def storages(self) -> list[BaseStorage]:
-        request, args, kwargs = self._made_with
-        return [storage_class(request, *args, **kwargs) for storage_class in self.storage_classes]
+        args, kwargs = self._made_with
+        return [cls(self.request, *args, **kwargs) for cls in self.storage_classes]
